@@ -1,0 +1,79 @@
+// attention-by-hand: prints the article's walkthrough and checks every number the article
+// prints (no arguments), or computes the trace of any attention input given as JSON.
+//
+// Exit codes: 0 success; 1 a number the article prints has drifted; 2 bad input or usage.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "attention/article_claims.h"
+#include "attention/json_io.h"
+#include "attention/trace.h"
+#include "walkthrough_text.h"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: attention-by-hand              print the walkthrough and check the article's numbers\n"
+    "       attention-by-hand --json FILE  print the trace of FILE's input as JSON (- reads stdin)\n"
+    "       attention-by-hand --help\n";
+
+int fail_input(const std::string& message) {
+  std::cerr << "error: " << message << '\n';
+  return 2;
+}
+
+int run_walkthrough() {
+  std::ostringstream text;
+  attn::cli::print_walkthrough(text);
+  std::cout << text.str();
+
+  int drifted = 0, total = 0;
+  for (const attn::article::ClaimCheck& claim : attn::article::check_claims()) {
+    ++total;
+    if (claim.matches) continue;
+    ++drifted;
+    std::cerr << "drifted: " << claim.what << ": the article prints " << claim.printed
+              << ", the core computes " << claim.computed << '\n';
+  }
+  if (drifted) {
+    std::cerr << drifted << " of " << total << " numbers the article prints no longer match\n";
+    return 1;
+  }
+  std::cout << "Checked " << total << " numbers the article prints: all match.\n";
+  return 0;
+}
+
+int run_json(const std::string& source) {
+  std::string text;
+  if (source == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream file(source, std::ios::binary);
+    if (!file) return fail_input("--json: cannot read file \"" + source + "\"");
+    text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  }
+  const auto parsed = attn::parse_attention_input(text);
+  if (const auto* error = std::get_if<attn::InputError>(&parsed)) return fail_input(error->message);
+  const attn::Trace trace = attn::compute_trace(std::get<attn::AttentionInput>(parsed));
+  std::cout << attn::trace_to_json(trace) << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc == 1) return run_walkthrough();
+  if (argc == 2 && (first == "--help" || first == "-h")) {
+    std::cout << usage;
+    return 0;
+  }
+  if (argc == 3 && first == "--json") return run_json(argv[2]);
+  std::cerr << "error: unexpected arguments\n" << usage;
+  return 2;
+}

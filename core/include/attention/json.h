@@ -1,0 +1,42 @@
+// A small JSON reader and writer: enough for the CLI's input and the trace output, strict
+// (RFC 8259), bounded in depth, with messages that say where the text went wrong.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace attn::json {
+
+struct Value {
+  enum class Type { null, boolean, number, string, array, object };
+  Type type = Type::null;
+  bool boolean = false;
+  double number = 0.0;
+  std::string string;
+  std::vector<Value> array;
+  std::vector<std::pair<std::string, Value>> object;
+
+  const Value* find(std::string_view key) const;  // object member, or nullptr
+};
+
+std::string_view type_name(Value::Type type);  // "null", "a number", "an array", ...
+
+struct ParseResult {
+  std::optional<Value> value;
+  std::string error;  // set when value is empty: "not valid JSON at line 1, column 7: ..."
+};
+
+inline constexpr std::size_t max_depth = 64;
+
+ParseResult parse(std::string_view text);
+
+// Writer helpers. Floats are written with 9 significant digits (they round-trip a float32);
+// non-finite values are written as null, since JSON has no infinity.
+void write_number(std::string& out, double value);
+void write_string(std::string& out, std::string_view text);
+
+}  // namespace attn::json

@@ -1,0 +1,29 @@
+// The vector vocabulary on x86 SSE2 (every x86-64 CPU has it).
+#pragma once
+
+#include <cstddef>
+#include <emmintrin.h>
+
+namespace attn::vec {
+
+struct Sse2F32x4 {
+  using Reg = __m128;
+  static constexpr std::size_t width = 4;
+  static constexpr const char* isa = "sse2";
+
+  static Reg zero() { return _mm_setzero_ps(); }
+  static Reg splat(float x) { return _mm_set1_ps(x); }
+  static Reg load(const float* p) { return _mm_loadu_ps(p); }
+  static void store(float* p, Reg a) { _mm_storeu_ps(p, a); }
+  static Reg add(Reg a, Reg b) { return _mm_add_ps(a, b); }
+  static Reg mul(Reg a, Reg b) { return _mm_mul_ps(a, b); }
+  static Reg mul_add(Reg acc, Reg a, Reg b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
+  static float reduce_add(Reg a) {
+    const Reg high = _mm_movehl_ps(a, a);            // lanes 2, 3
+    const Reg pairs = _mm_add_ps(a, high);           // 0+2, 1+3
+    const Reg odd = _mm_shuffle_ps(pairs, pairs, 1); // 1+3 in lane 0
+    return _mm_cvtss_f32(_mm_add_ss(pairs, odd));
+  }
+};
+
+}  // namespace attn::vec

@@ -1,0 +1,87 @@
+#include "attention/attention_input.h"
+
+#include <cmath>
+#include <string>
+
+namespace attn {
+
+std::string_view mask_name(MaskKind mask) {
+  return mask == MaskKind::causal ? "causal" : "none";
+}
+
+std::optional<MaskKind> parse_mask(std::string_view name) {
+  if (name == "causal") return MaskKind::causal;
+  if (name == "none") return MaskKind::none;
+  return std::nullopt;
+}
+
+InputError make_input_error(std::string path, std::string_view what) {
+  std::string message = path;
+  message += ": ";
+  message += what;
+  return InputError{std::move(path), std::move(message)};
+}
+
+namespace {
+
+std::string element_path(std::string_view field, std::size_t row, std::size_t col) {
+  return std::string(field) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+std::optional<InputError> validate_matrix(std::string_view field, const Matrix& m,
+                                          std::size_t token_count, std::size_t head_dim) {
+  const std::string name(field);
+  if (m.values.size() != m.rows * m.cols)
+    return make_input_error(name, "holds " + std::to_string(m.values.size()) + " values for " +
+                                      std::to_string(m.rows) + "×" + std::to_string(m.cols));
+  if (m.rows != token_count)
+    return make_input_error(name, "has " + std::to_string(m.rows) + " rows but there are " +
+                                      std::to_string(token_count) + " tokens (one row per token)");
+  if (m.cols != head_dim)
+    return make_input_error(name + "[0]", "has " + std::to_string(m.cols) +
+                                              " values but q rows have " +
+                                              std::to_string(head_dim) + " (head_dim)");
+  for (std::size_t r = 0; r < m.rows; ++r) {
+    for (std::size_t c = 0; c < m.cols; ++c) {
+      const float x = m.at(r, c);
+      if (!std::isfinite(x))
+        return make_input_error(element_path(field, r, c), "must be a finite number");
+      if (std::fabs(x) > Limits::max_abs_value)
+        return make_input_error(element_path(field, r, c),
+                                "is outside the allowed range of ±1e15");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<InputError> validate_input(const AttentionInput& input) {
+  const std::size_t token_count = input.tokens.size();
+  if (token_count == 0) return make_input_error("tokens", "needs at least one token");
+  if (token_count > Limits::max_tokens)
+    return make_input_error("tokens", "has " + std::to_string(token_count) +
+                                          " tokens; the limit is " +
+                                          std::to_string(Limits::max_tokens));
+  for (std::size_t t = 0; t < token_count; ++t) {
+    const std::string path = "tokens[" + std::to_string(t) + "]";
+    if (input.tokens[t].empty()) return make_input_error(path, "must not be empty");
+    if (input.tokens[t].size() > Limits::max_token_length)
+      return make_input_error(path, "is " + std::to_string(input.tokens[t].size()) +
+                                        " bytes long; the limit is " +
+                                        std::to_string(Limits::max_token_length));
+  }
+  const std::size_t head_dim = input.q.cols;
+  if (input.q.rows > 0 && head_dim == 0)
+    return make_input_error("q[0]", "is empty; head_dim must be at least 1");
+  if (head_dim > Limits::max_head_dim)
+    return make_input_error("q[0]", "has " + std::to_string(head_dim) +
+                                        " values; the head_dim limit is " +
+                                        std::to_string(Limits::max_head_dim));
+  if (auto error = validate_matrix("q", input.q, token_count, head_dim)) return error;
+  if (auto error = validate_matrix("k", input.k, token_count, head_dim)) return error;
+  if (auto error = validate_matrix("v", input.v, token_count, head_dim)) return error;
+  return std::nullopt;
+}
+
+}  // namespace attn
