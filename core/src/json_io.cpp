@@ -208,7 +208,10 @@ std::string trace_to_json(const Trace& t) {
   write_key(out, "row_max"); write_floats(out, t.row_max.data(), T);
   write_key(out, "row_shifted");
   out += '[';
-  for (std::size_t i = 0; i < T; ++i) out += (i ? "," : "") + std::string(t.row_shifted[i] ? "true" : "false");
+  for (std::size_t i = 0; i < T; ++i) {
+    if (i) out += ',';
+    out += t.row_shifted[i] ? "true" : "false";
+  }
   out += ']';
   write_key(out, "row_totals"); write_floats(out, t.row_totals.data(), T);
   write_key(out, "weights"); write_matrix(out, t.weights);

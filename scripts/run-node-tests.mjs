@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Runs the JavaScript test suites with node:test, one suite (folder) at a time, and
+// prints a one-line summary per suite.
+//
+// Why a wrapper instead of `node --test tests/*/*.test.mjs`: node --test reports a file
+// that declares no tests as one passing test, so an empty suite, a file whose tests were
+// all deleted, or a suite where everything is skipped would still look green. Here every
+// suite folder must contain *.test.mjs files, every file must declare tests, and each
+// suite must actually run at least one; otherwise the run fails.
+//
+// Usage: node scripts/run-node-tests.mjs DIR [DIR...]   (each DIR holds *.test.mjs files)
+
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import process from 'node:process';
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec as SpecReporter } from 'node:test/reporters';
+
+async function listTestFiles(directory) {
+  const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.mjs'))
+    .map((entry) => path.resolve(directory, entry.name))
+    .sort();
+}
+
+async function runSuite(directory) {
+  const files = await listTestFiles(directory);
+  const result = { directory, files: files.length, passed: 0, failed: 0, skipped: 0, problems: [] };
+  if (files.length === 0) {
+    result.problems.push(`no *.test.mjs files in ${directory}`);
+    return result;
+  }
+  console.log(`\n=== ${directory} (${files.length} file${files.length === 1 ? '' : 's'}) ===`);
+
+  const filesWithTests = new Set();
+  const isCountable = (event) => event.details?.type !== 'suite' && event.name !== event.file;
+  const stream = run({ files, concurrency: true });
+  stream.on('test:pass', (event) => {
+    if (!isCountable(event)) return;
+    filesWithTests.add(event.file);
+    if (event.skip !== undefined || event.todo !== undefined) result.skipped += 1;
+    else result.passed += 1;
+  });
+  stream.on('test:fail', (event) => {
+    filesWithTests.add(event.file);
+    // A failing `todo` test is expected to fail and does not fail the run.
+    if (event.todo !== undefined) result.skipped += 1;
+    else if (isCountable(event)) result.failed += 1;
+    // A file that cannot load, or a suite whose body or hook throws, fails as a whole.
+    else result.problems.push(`${path.relative('.', event.file ?? '?')}: '${event.name}' failed`);
+  });
+  const reporter = stream.compose(new SpecReporter());
+  reporter.pipe(process.stdout, { end: false });
+  await finished(reporter);
+
+  for (const file of files) {
+    if (!filesWithTests.has(file)) result.problems.push(`${path.relative('.', file)} declares no tests`);
+  }
+  if (result.passed === 0 && result.failed === 0) result.problems.push(`${directory} ran no tests`);
+  return result;
+}
+
+const directories = process.argv.slice(2);
+if (directories.length === 0) {
+  console.error('usage: node scripts/run-node-tests.mjs DIR [DIR...]');
+  process.exit(2);
+}
+
+const results = [];
+for (const directory of directories) results.push(await runSuite(directory));
+
+console.log('\nJavaScript suites:');
+let ok = true;
+for (const r of results) {
+  const good = r.failed === 0 && r.problems.length === 0;
+  ok &&= good;
+  console.log(
+    `  ${good ? 'PASS' : 'FAIL'} ${r.directory}: ${r.passed} passed, ${r.failed} failed, ` +
+      `${r.skipped} skipped (${r.files} file${r.files === 1 ? '' : 's'})`,
+  );
+  for (const problem of r.problems) console.log(`       ${problem}`);
+}
+process.exitCode = ok ? 0 : 1;
