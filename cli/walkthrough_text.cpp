@@ -73,10 +73,8 @@ void print_softmax_row(std::ostream& out, const Trace& t, std::size_t i) {
         << "    " << fixed(t.exponentials.at(i, j), 4) << " / " << fixed(t.row_totals[i], 4)
         << " = " << fixed(t.weights.at(i, j), 4) << "  (" << t.tokens[j] << ")\n";
   }
-  double weight_sum = 0.0;
-  for (std::size_t j = 0; j < t.token_count; ++j) weight_sum += t.weights.at(i, j);
   out << "  " << pad_right("total", 22) << " = " << pad_left(fixed(t.row_totals[i], 4), 9)
-      << "    sum of weights = " << fixed(weight_sum, 4) << "\n";
+      << "    sum of weights = " << fixed(t.weight_sums[i], 4) << "\n";
   if (t.row_shifted[i])
     out << "  (e^x would overflow a float here, so this row subtracts its max first)\n";
   out << '\n';

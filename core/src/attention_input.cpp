@@ -22,6 +22,13 @@ InputError make_input_error(std::string path, std::string_view what) {
   return InputError{std::move(path), std::move(message)};
 }
 
+std::optional<InputError> check_value(const std::string& path, double value) {
+  if (!std::isfinite(value)) return make_input_error(path, "must be a finite number");
+  if (std::fabs(value) > Limits::max_abs_value)
+    return make_input_error(path, "is outside the allowed range of ±1e15");
+  return std::nullopt;
+}
+
 namespace {
 
 std::string element_path(std::string_view field, std::size_t row, std::size_t col) {
@@ -42,14 +49,8 @@ std::optional<InputError> validate_matrix(std::string_view field, const Matrix& 
                                               " values but q rows have " +
                                               std::to_string(head_dim) + " (head_dim)");
   for (std::size_t r = 0; r < m.rows; ++r) {
-    for (std::size_t c = 0; c < m.cols; ++c) {
-      const float x = m.at(r, c);
-      if (!std::isfinite(x))
-        return make_input_error(element_path(field, r, c), "must be a finite number");
-      if (std::fabs(x) > Limits::max_abs_value)
-        return make_input_error(element_path(field, r, c),
-                                "is outside the allowed range of ±1e15");
-    }
+    for (std::size_t c = 0; c < m.cols; ++c)
+      if (auto error = check_value(element_path(field, r, c), m.at(r, c))) return error;
   }
   return std::nullopt;
 }

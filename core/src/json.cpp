@@ -82,7 +82,6 @@ class Parser {
   }
 
   bool parse_value(Value& out, std::size_t depth) {
-    if (depth >= max_depth) return fail("nested deeper than 64 levels");
     if (at_end()) return fail("unexpected end of input (expected a value)");
     switch (peek()) {
       case '{': return parse_object(out, depth);
@@ -99,7 +98,13 @@ class Parser {
     }
   }
 
+  // depth counts the containers around this one; the outermost array or object is depth 0.
+  bool enter_container(std::size_t depth) {
+    return depth < max_depth || fail("nested deeper than 64 levels");
+  }
+
   bool parse_object(Value& out, std::size_t depth) {
+    if (!enter_container(depth)) return false;
     out.type = Value::Type::object;
     ++pos_;  // '{'
     skip_space();
@@ -134,6 +139,7 @@ class Parser {
   }
 
   bool parse_array(Value& out, std::size_t depth) {
+    if (!enter_container(depth)) return false;
     out.type = Value::Type::array;
     ++pos_;  // '['
     skip_space();

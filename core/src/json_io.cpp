@@ -73,8 +73,7 @@ std::optional<InputError> read_matrix(const json::Value& root, std::string_view 
       const std::string cell_path = row_path + "[" + std::to_string(c) + "]";
       if (cell.type != json::Value::Type::number)
         return make_input_error(cell_path, "must be a finite number, " + got(cell));
-      if (!(std::fabs(cell.number) <= Limits::max_abs_value))
-        return make_input_error(cell_path, "is outside the allowed range of ±1e15");
+      if (auto error = check_value(cell_path, cell.number)) return error;
       out.at(r, c) = static_cast<float>(cell.number);
     }
   }
@@ -215,6 +214,7 @@ std::string trace_to_json(const Trace& t) {
   out += ']';
   write_key(out, "row_totals"); write_floats(out, t.row_totals.data(), T);
   write_key(out, "weights"); write_matrix(out, t.weights);
+  write_key(out, "weight_sums"); write_floats(out, t.weight_sums.data(), T);
   write_key(out, "weighted_values"); write_cube(out, t.weighted_values, T, T, d);
   write_key(out, "out"); write_matrix(out, t.out);
   out += '}';
@@ -249,6 +249,8 @@ std::string next_word_to_json(const NextWordScores& scores) {
   write_key(out, "shifted"); out += scores.shifted ? "true" : "false";
   write_key(out, "probabilities");
   write_floats(out, scores.probabilities.data(), scores.probabilities.size());
+  write_key(out, "probability_sum"); json::write_number(out, scores.probability_sum);
+  write_key(out, "most_likely"); json::write_number(out, static_cast<double>(scores.most_likely));
   out += '}';
   return out;
 }
@@ -273,8 +275,7 @@ std::variant<std::vector<float>, InputError> parse_number_row(std::string_view j
     const std::string cell_path = index_path(field, c);
     if (cell.type != json::Value::Type::number)
       return make_input_error(cell_path, "must be a finite number, " + got(cell));
-    if (!(std::fabs(cell.number) <= Limits::max_abs_value))
-      return make_input_error(cell_path, "is outside the allowed range of ±1e15");
+    if (auto error = check_value(cell_path, cell.number)) return *error;
     values.push_back(static_cast<float>(cell.number));
   }
   return values;

@@ -19,6 +19,12 @@ NextWordScores score_next_word(const float* row, const article::Vocabulary& voca
                                                result.logits.data(), word_count);
   result.total = softmax.total;
   result.shifted = softmax.shifted;
+  double sum = 0.0;
+  for (std::size_t w = 0; w < word_count; ++w) {
+    sum += result.probabilities[w];
+    if (result.probabilities[w] > result.probabilities[result.most_likely]) result.most_likely = w;
+  }
+  result.probability_sum = static_cast<float>(sum);
   return result;
 }
 

@@ -10,6 +10,21 @@
 
 namespace attn {
 
+namespace {
+
+// Added up in double, so the check itself adds no rounding a reader could mistake for drift.
+std::vector<float> sum_rows(const Matrix& m) {
+  std::vector<float> sums(m.rows, 0.0f);
+  for (std::size_t r = 0; r < m.rows; ++r) {
+    double sum = 0.0;
+    for (std::size_t c = 0; c < m.cols; ++c) sum += m.at(r, c);
+    sums[r] = static_cast<float>(sum);
+  }
+  return sums;
+}
+
+}  // namespace
+
 Trace compute_trace(const AttentionInput& input) {
   const std::size_t T = input.tokens.size();
   const std::size_t d = input.q.cols;
@@ -65,6 +80,7 @@ Trace compute_trace(const AttentionInput& input) {
     trace.row_shifted[i] = row.shifted ? 1 : 0;
     trace.row_totals[i] = row.total;
   }
+  trace.weight_sums = sum_rows(trace.weights);
 
   // Step 5: each token's output is its weights spent on the value rows.
   trace.weighted_values.assign(T * T * d, 0.0f);

@@ -27,7 +27,7 @@ std::optional<MaskKind> parse_mask(std::string_view name);
 struct Limits {
   static constexpr std::size_t max_tokens = 64;
   static constexpr std::size_t max_head_dim = 256;
-  static constexpr float max_abs_value = 1e15f;
+  static constexpr double max_abs_value = 1e15;
   static constexpr std::size_t max_token_length = 256;  // bytes of UTF-8 per token name
 };
 
@@ -47,6 +47,9 @@ struct InputError {
 };
 
 InputError make_input_error(std::string path, std::string_view what);
+
+// One value of Q, K or V (or of a row handed back to the core): finite and within the limit.
+std::optional<InputError> check_value(const std::string& path, double value);
 
 // Checks shapes, limits and values. The arithmetic functions assume this returned nothing.
 std::optional<InputError> validate_input(const AttentionInput& input);

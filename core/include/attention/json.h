@@ -30,8 +30,12 @@ struct ParseResult {
   std::string error;  // set when value is empty: "not valid JSON at line 1, column 7: ..."
 };
 
+// At most this many arrays and objects nested inside one another.
 inline constexpr std::size_t max_depth = 64;
 
+// Numbers follow JSON's grammar strictly (no NaN, Infinity, leading '+' or hex); a number whose
+// magnitude is beyond double's range (1e400) is read as ±infinity, and the caller's range check
+// reports it against the field it sits in.
 ParseResult parse(std::string_view text);
 
 // Writer helpers. Floats are written with 9 significant digits (they round-trip a float32);

@@ -18,7 +18,7 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
 
 // The trace as one JSON object: tokens, mask, token_count, head_dim, q, k, v, score_terms,
 // scores, scale_divisor, scaled, masked (null where -infinity), exponentials, row_max,
-// row_shifted, row_totals, weights, weighted_values, out.
+// row_shifted, row_totals, weights, weight_sums, weighted_values, out.
 std::string trace_to_json(const Trace& trace);
 
 std::string attention_input_to_json(const AttentionInput& input);

@@ -15,6 +15,8 @@ struct NextWordScores {
   float total = 0.0f;
   bool shifted = false;
   std::vector<float> probabilities;  // [W]
+  float probability_sum = 0.0f;      // the probabilities added up: the check that they make 1
+  std::size_t most_likely = 0;       // index of the largest probability (the first, on a tie)
 };
 
 // row: [d], d == vocabulary.vectors.cols.

@@ -43,6 +43,7 @@ struct Trace {
   std::vector<std::uint8_t> row_shifted; // [T] 1 where exponentials are e^(x - row_max)
   std::vector<float> row_totals;         // [T] sum of the row's exponentials
   Matrix weights;                        // [T][T], exactly 0 where masked
+  std::vector<float> weight_sums;        // [T] each row of weights added up: the check that it is 1
 
   // Step 5: weighted_values[i][j] = weights[i][j] * v_j; out_i = Σ_j weighted_values[i][j].
   std::vector<float> weighted_values;    // [T][T][d]

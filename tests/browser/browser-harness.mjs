@@ -1,0 +1,145 @@
+// Shared plumbing for the browser tests: Chromium through playwright-core, the built site on a
+// local static server, and readers that turn the page's tables back into plain data.
+
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startStaticServer } from '../../scripts/static-server.mjs';
+
+export const SITE_ROOT = fileURLToPath(new URL('../../build/site/', import.meta.url));
+
+/** The policy the page must work under: no inline scripts or styles, wasm allowed. */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+/** Debian's Chromium unless CHROMIUM_PATH names another build. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export { startStaticServer };
+
+/**
+ * Opens `url` in a fresh context and collects everything that went wrong on the way:
+ * console errors, uncaught page errors, failed requests and Content-Security-Policy violations.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ * @param {{initScript?: string, route?: (page: import('playwright-core').Page) => Promise<void>,
+ *          viewport?: {width: number, height: number}, waitForResult?: boolean,
+ *          waitUntil?: 'load' | 'domcontentloaded'}} [options]
+ */
+export async function openPage(browser, url, options = {}) {
+  const {
+    initScript, route, viewport = { width: 1100, height: 900 }, waitForResult = true,
+    waitUntil = 'load',
+  } = options;
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = { consoleErrors: [], pageErrors: [], cspViolations: [], failedRequests: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.pageErrors.push(error.message));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.failedRequests.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => problems.failedRequests.push(`failed ${request.url()}`));
+  await page.addInitScript(() => {
+    globalThis.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      globalThis.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  if (initScript) await page.addInitScript(initScript);
+  if (route) await route(page);
+  const response = await page.goto(url, { waitUntil });
+  if (waitForResult) await waitForOutcome(page);
+  return {
+    page,
+    response,
+    problems,
+    async collectViolations() {
+      problems.cspViolations = await page.evaluate(() => globalThis.__cspViolations ?? []);
+      return problems;
+    },
+    close: () => context.close(),
+  };
+}
+
+/** Waits until the page has either filled in its numbers or said why it could not. */
+export async function waitForOutcome(page) {
+  await page.waitForFunction(() => {
+    const status = document.getElementById('load-status');
+    const problem = document.getElementById('load-problem');
+    return status?.classList.contains('done') || (problem && !problem.hidden);
+  }, undefined, { timeout: 30_000 });
+}
+
+/**
+ * A table of the page as data: caption, column labels, body and footer rows. Each cell keeps
+ * its printed value (the .value span), its masking marks and how it is drawn.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name  the table's data-table attribute
+ */
+export function readTable(page, name) {
+  return page.evaluate((tableName) => {
+    const table = document.querySelector(`table[data-table="${tableName}"]`);
+    if (!table) return null;
+    const readCell = (cell) => {
+      const style = getComputedStyle(cell);
+      return {
+        tag: cell.tagName.toLowerCase(),
+        text: cell.querySelector('.value')?.textContent ?? cell.textContent.trim(),
+        fullText: cell.textContent,
+        masked: cell.classList.contains('masked') && cell.dataset.masked === 'true',
+        hiddenText: cell.querySelector('.visually-hidden')?.textContent.trim() ?? '',
+        shade: cell.dataset.shade === undefined ? null : Number(cell.dataset.shade),
+        backgroundColor: style.backgroundColor,
+        backgroundImage: style.backgroundImage,
+        textAlign: style.textAlign,
+        fontVariantNumeric: style.fontVariantNumeric,
+      };
+    };
+    const readRows = (section) => Array.from(section?.rows ?? [], (row) => ({
+      label: row.cells[0].textContent,
+      labelTag: row.cells[0].tagName.toLowerCase(),
+      labelScope: row.cells[0].getAttribute('scope'),
+      cells: Array.from(row.cells).slice(1).map(readCell),
+    }));
+    const headCells = Array.from(table.tHead.rows[0].cells).slice(1);
+    return {
+      caption: table.caption?.textContent ?? '',
+      columns: headCells.map((cell) => cell.textContent),
+      columnScopes: headCells.map((cell) => cell.getAttribute('scope')),
+      rows: readRows(table.tBodies[0]),
+      footer: readRows(table.tFoot),
+    };
+  }, name);
+}
+
+/** The cell of `table` in the row labelled `rowLabel` and the column labelled `columnLabel`. */
+export function cellAt(table, rowLabel, columnLabel) {
+  const row = table.rows.find((r) => r.label === rowLabel);
+  const col = table.columns.indexOf(columnLabel);
+  if (!row || col < 0) throw new Error(`no cell ${rowLabel}/${columnLabel} in "${table.caption}"`);
+  return row.cells[col];
+}
+
+/** Parses a number as the page prints it: U+2212 minus, "−∞". */
+export function parsePrinted(text) {
+  const normal = text.trim().replace(/\u2212/g, '-');
+  if (normal === '-\u221e') return -Infinity;
+  if (!/^-?\d+(\.\d+)?$/.test(normal)) throw new Error(`not a printed number: "${text}"`);
+  return Number(normal);
+}

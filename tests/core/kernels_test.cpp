@@ -1,0 +1,271 @@
+// Every registered kernel against the float64 reference and the scalar trace, over sizes equal
+// to, below, above and a multiple of the vector width, both masks, inputs whose naive e^x
+// overflows, and guard values around every buffer the kernel may write.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "attention/attention_input.h"
+#include "attention/kernels.h"
+#include "attention/trace.h"
+#include "reference_f64.h"
+#include "test_inputs.h"
+
+namespace {
+
+// Error budget. Inputs lie in [-2, 2] and head_dim <= 64, so a score is a float32 sum of at
+// most 64 products (relative rounding ~64 · 2⁻²⁴ ≈ 4e-6 of the largest term), the softmax and
+// the weighted sum add a few ulps each. Against float64 the kernels must stay within
+//   |out - ref| <= 1e-5 · (1 + |ref|),
+// and against the scalar trace (also float32, with a different summation order) within 2e-5.
+constexpr double budget_vs_f64 = 1e-5;
+constexpr double budget_vs_trace = 2e-5;
+
+// Sizes from the XNNPACK habit: 1, below / equal / above the width 4, multiples of it, and
+// odd sizes past 8, 16 and 32, up to the token limit.
+const std::vector<std::size_t> sizes = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64};
+
+const std::size_t guard_count = 16;
+const float guard_value = -1234.5678f;
+
+// A buffer of `count` floats with guard values on both sides: a write outside is detected.
+struct GuardedBuffer {
+  std::vector<float> storage;
+  std::size_t count;
+
+  explicit GuardedBuffer(std::size_t n, float fill = 0.0f)
+      : storage(n + 2 * guard_count, guard_value), count(n) {
+    std::fill(storage.begin() + guard_count, storage.end() - guard_count, fill);
+  }
+  float* data() { return storage.data() + guard_count; }
+  const float* data() const { return storage.data() + guard_count; }
+  bool guards_intact() const {
+    for (std::size_t i = 0; i < guard_count; ++i) {
+      if (std::memcmp(&storage[i], &guard_value, sizeof(float)) != 0) return false;
+      if (std::memcmp(&storage[guard_count + count + i], &guard_value, sizeof(float)) != 0)
+        return false;
+    }
+    return true;
+  }
+};
+
+// Runs one kernel on `input` with guarded buffers and checks the guards and the inputs.
+std::vector<float> run_kernel(const attn::KernelInfo& kernel, const attn::AttentionInput& input) {
+  const std::size_t T = input.q.rows;
+  const std::size_t d = input.q.cols;
+  // NaN-filled output: a cell the kernel forgets to write shows up as NaN.
+  GuardedBuffer out(T * d, std::nanf(""));
+  GuardedBuffer scratch(T, std::nanf(""));
+  GuardedBuffer q(T * d), k(T * d), v(T * d);
+  std::memcpy(q.data(), input.q.values.data(), T * d * sizeof(float));
+  std::memcpy(k.data(), input.k.values.data(), T * d * sizeof(float));
+  std::memcpy(v.data(), input.v.values.data(), T * d * sizeof(float));
+  kernel.attend(out.data(), q.data(), k.data(), v.data(), T, d, input.mask, scratch.data());
+  INFO("kernel " << kernel.name);
+  CHECK(out.guards_intact());
+  CHECK(scratch.guards_intact());
+  CHECK(std::memcmp(q.data(), input.q.values.data(), T * d * sizeof(float)) == 0);
+  CHECK(std::memcmp(k.data(), input.k.values.data(), T * d * sizeof(float)) == 0);
+  CHECK(std::memcmp(v.data(), input.v.values.data(), T * d * sizeof(float)) == 0);
+  return std::vector<float>(out.data(), out.data() + T * d);
+}
+
+void compare(const attn::KernelInfo& kernel, const attn::AttentionInput& input) {
+  const std::size_t T = input.q.rows;
+  const std::size_t d = input.q.cols;
+  const std::vector<float> out = run_kernel(kernel, input);
+  const attn_test::ReferenceF64 ref = attn_test::reference_attention_f64(input);
+  const attn::Trace trace = attn::compute_trace(input);
+  INFO("kernel " << kernel.name << ", T " << T << ", d " << d << ", mask "
+                 << attn::mask_name(input.mask));
+  std::size_t bad = 0;
+  double worst_vs_f64 = 0.0, worst_vs_trace = 0.0;
+  for (std::size_t n = 0; n < T * d; ++n) {
+    const double expected = ref.out[n];
+    const double error_f64 = std::fabs(out[n] - expected) / (1.0 + std::fabs(expected));
+    const double error_trace = std::fabs(out[n] - trace.out.values[n]);
+    worst_vs_f64 = std::max(worst_vs_f64, error_f64);
+    worst_vs_trace = std::max(worst_vs_trace, error_trace);
+    if (!std::isfinite(out[n]) || !(error_f64 <= budget_vs_f64) ||
+        !(error_trace <= budget_vs_trace))
+      ++bad;
+  }
+  INFO("worst relative error vs float64 " << worst_vs_f64 << ", vs trace " << worst_vs_trace);
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("kernel registry: names and ISAs and lookup", "[kernels]") {
+  const std::vector<attn::KernelInfo>& kernels = attn::kernel_registry();
+  REQUIRE_FALSE(kernels.empty());
+  const std::string first_isa = kernels.front().isa;
+  CHECK((first_isa == "scalar" || first_isa == "reference"));  // the portable one first
+  std::set<std::string> names;
+  for (const attn::KernelInfo& kernel : kernels) {
+    INFO("kernel " << kernel.name);
+    REQUIRE(kernel.name != nullptr);
+    REQUIRE(kernel.isa != nullptr);
+    REQUIRE(kernel.attend != nullptr);
+    CHECK(std::string(kernel.name).rfind("attend__", 0) == 0);
+    const std::set<std::string> isas = {"reference", "scalar", "sse2", "neon", "wasm-simd128"};
+    CHECK(isas.count(kernel.isa) == 1);
+    CHECK(kernel.vector_width >= 1);
+    if (std::string(kernel.isa) == "reference") CHECK(kernel.vector_width == 1);
+    CHECK(names.insert(kernel.name).second);  // unique
+    const attn::KernelInfo* found = attn::find_kernel(kernel.name);
+    REQUIRE(found != nullptr);
+    CHECK(found == &kernel);
+  }
+  CHECK(attn::find_kernel("nope") == nullptr);
+  CHECK(attn::find_kernel("") == nullptr);
+  CHECK(attn::find_kernel(std::string(kernels.front().name) + "x") == nullptr);
+}
+
+TEST_CASE("kernel registry: the SIMD backend of this platform is compiled in and the default",
+          "[kernels]") {
+  const auto has_isa = [](const char* isa) {
+    for (const attn::KernelInfo& kernel : attn::kernel_registry())
+      if (std::string(kernel.isa) == isa) return true;
+    return false;
+  };
+  const std::string default_isa = attn::default_kernel().isa;
+  INFO("default kernel " << attn::default_kernel().name);
+#if defined(ATTN_NO_SIMD)
+  CHECK(attn::kernel_registry().size() == 1);
+  CHECK((default_isa == "scalar" || default_isa == "reference"));
+#elif defined(__wasm_simd128__)
+  CHECK(has_isa("wasm-simd128"));
+  CHECK(default_isa == "wasm-simd128");
+#elif defined(__EMSCRIPTEN__)
+  FAIL("wasm tests must be compiled with -msimd128, or the wasm-simd128 kernel goes untested");
+#elif defined(__SSE2__) || defined(_M_X64)
+  CHECK(has_isa("sse2"));
+  CHECK(default_isa == "sse2");
+#elif defined(__ARM_NEON)
+  CHECK(has_isa("neon"));
+  CHECK(default_isa == "neon");
+#else
+  CHECK((default_isa == "scalar" || default_isa == "reference"));
+#endif
+  CHECK(attn::find_kernel(attn::default_kernel().name) == &attn::default_kernel());
+}
+
+TEST_CASE("kernels: agree with float64 and the trace over sizes around the vector width",
+          "[kernels]") {
+  // Each size appears as T and as d: pair sizes[n] with sizes reversed, with itself, and with
+  // a fixed small partner, for both masks.
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  for (std::size_t n = 0; n < sizes.size(); ++n) {
+    shapes.emplace_back(sizes[n], sizes[sizes.size() - 1 - n]);
+    shapes.emplace_back(sizes[n], sizes[n]);
+    shapes.emplace_back(sizes[n], 4);
+    shapes.emplace_back(3, sizes[n]);
+  }
+  std::uint32_t seed = 1000;
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+    for (const auto& [T, d] : shapes) {
+      for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
+        const attn::AttentionInput input = attn_test::random_input(T, d, mask, ++seed);
+        compare(kernel, input);
+      }
+    }
+  }
+}
+
+TEST_CASE("kernels: head_dim above 64 up to the limit", "[kernels]") {
+  for (const attn::KernelInfo& kernel : attn::kernel_registry())
+    for (std::size_t d : {65u, 127u, 128u, 255u, 256u})
+      compare(kernel, attn_test::random_input(5, d, attn::MaskKind::causal, 7 + d));
+}
+
+TEST_CASE("kernels: scores near 1e4 (naive e^x overflows) stay finite and exact enough",
+          "[kernels]") {
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+    for (std::size_t d : {1u, 4u}) {
+      for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
+        const attn::AttentionInput input = attn_test::large_score_input(d, mask);
+        REQUIRE(attn_test::validation_error(input) == "");
+        const std::vector<float> out = run_kernel(kernel, input);
+        const attn_test::ReferenceF64 ref = attn_test::reference_attention_f64(input);
+        INFO("kernel " << kernel.name << ", d " << d << ", mask " << attn::mask_name(mask));
+        for (std::size_t n = 0; n < out.size(); ++n) {
+          CHECK(std::isfinite(out[n]));
+          CHECK(std::fabs(out[n] - ref.out[n]) <= budget_vs_f64 * (1.0 + std::fabs(ref.out[n])));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kernels: values at the 1e15 limit give finite outputs", "[kernels]") {
+  // The limits promise that no dot product overflows: head_dim · max² = 256 · 1e30 < FLT_MAX.
+  // The scores are then huge, so only a shifted softmax keeps the weights finite.
+  attn::AttentionInput random_big = attn_test::random_input(4, 4, attn::MaskKind::none, 5);
+  for (float& x : random_big.q.values) x *= 4e14f;
+  for (float& x : random_big.k.values) x *= 4e14f;
+  for (float& x : random_big.v.values) x *= 4e14f;
+  attn::AttentionInput at_limit = attn_test::random_input(4, 256, attn::MaskKind::causal, 6);
+  for (attn::Matrix* m : {&at_limit.q, &at_limit.k, &at_limit.v})
+    for (float& x : m->values) x = x < 0.0f ? -1e15f : 1e15f;
+  for (const attn::AttentionInput& input : {random_big, at_limit}) {
+    INFO("head_dim " << input.q.cols);
+    REQUIRE(attn_test::validation_error(input) == "");
+    const attn::Trace trace = attn::compute_trace(input);
+    for (float w : trace.weights.values) CHECK(std::isfinite(w));
+    for (float x : trace.scores.values) CHECK(std::isfinite(x));
+    for (float x : trace.out.values) CHECK(std::isfinite(x));
+    for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+      INFO("kernel " << kernel.name);
+      const std::vector<float> out = run_kernel(kernel, input);
+      for (float x : out) CHECK(std::isfinite(x));
+    }
+  }
+}
+
+TEST_CASE("kernels: causal output row t ignores every token after t", "[kernels]") {
+  const std::size_t T = 10, d = 9;
+  const attn::AttentionInput original = attn_test::random_input(T, d, attn::MaskKind::causal, 61);
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+    const std::vector<float> before = run_kernel(kernel, original);
+    for (std::size_t t = 0; t + 1 < T; ++t) {
+      attn::AttentionInput changed = original;
+      for (std::size_t r = t + 1; r < T; ++r)
+        for (std::size_t c = 0; c < d; ++c) {
+          changed.q.at(r, c) = -changed.q.at(r, c) + 0.5f;
+          changed.k.at(r, c) = 1.5f - changed.k.at(r, c);
+          changed.v.at(r, c) = changed.v.at(r, c) * -3.0f;
+        }
+      const std::vector<float> after = run_kernel(kernel, changed);
+      INFO("kernel " << kernel.name << ", rows after " << t << " changed");
+      CHECK(std::memcmp(before.data(), after.data(), (t + 1) * d * sizeof(float)) == 0);
+      CHECK(std::memcmp(before.data() + (T - 1) * d, after.data() + (T - 1) * d,
+                        d * sizeof(float)) != 0);
+    }
+  }
+}
+
+TEST_CASE("kernels: the article's two words give out cat = 0.7242 -0.3280 -0.1160 -0.1242",
+          "[kernels]") {
+  const attn::AttentionInput input = []() {
+    attn::AttentionInput in;
+    in.tokens = {"the", "cat"};
+    in.q = attn::matrix_from_rows({{0.3f, -0.2f, 0.5f, 0.1f}, {1.1f, -0.8f, 0.2f, 0.3f}});
+    in.k = attn::matrix_from_rows({{-0.4f, -0.3f, 0.2f, 1.2f}, {1.6f, -0.7f, -0.4f, -0.5f}});
+    in.v = attn::matrix_from_rows({{-0.5f, -0.4f, 0.1f, 1.1f}, {1.2f, -0.3f, -0.2f, -0.6f}});
+    return in;
+  }();
+  const double printed[4] = {0.7242, -0.3280, -0.1160, -0.1242};
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+    INFO("kernel " << kernel.name);
+    const std::vector<float> out = run_kernel(kernel, input);
+    for (std::size_t c = 0; c < 4; ++c) CHECK(std::fabs(out[4 + c] - printed[c]) <= 0.5e-4);
+    for (std::size_t c = 0; c < 4; ++c) CHECK(out[c] == input.v.at(0, c));  // the sees itself only
+  }
+}

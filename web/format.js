@@ -1,0 +1,128 @@
+// Display formatting for the walkthrough: how a number the core computed is written on the
+// page. Nothing here computes attention; every function turns an already computed value into
+// text (or, for shading, into a display level), so the tables read like the article's.
+
+/** The real minus sign, U+2212: a hyphen is too short to line up in tabular figures. */
+export const MINUS = '\u2212';
+/** Negative infinity as the page writes it: what a masked score is. */
+export const NEG_INFINITY = `${MINUS}\u221e`;
+/** A narrow no-break space between a number and its % sign, so the two never wrap apart. */
+const PERCENT_SPACE = '\u202f';
+
+function checkDecimals(decimals) {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 20) {
+    throw new RangeError(`decimals must be an integer from 0 to 20, got ${decimals}`);
+  }
+}
+
+/**
+ * `value` with exactly `decimals` decimals, a U+2212 minus for negatives and "−∞" / "∞" for
+ * infinities. A value that rounds to zero is written without a sign ("0.000", never
+ * "−0.000"): a reader would take the sign for information.
+ * @param {number} value
+ * @param {number} decimals
+ * @returns {string}
+ */
+export function formatFixed(value, decimals) {
+  checkDecimals(decimals);
+  if (typeof value !== 'number' || Number.isNaN(value)) return 'NaN';
+  if (value === -Infinity) return NEG_INFINITY;
+  if (value === Infinity) return '\u221e';
+  const text = Math.abs(value).toFixed(decimals);
+  const roundsToZero = /^[0.]*$/.test(text);
+  return value < 0 && !roundsToZero ? `${MINUS}${text}` : text;
+}
+
+/**
+ * A number written as briefly as it reads: at most `maxDecimals` decimals, trailing zeros
+ * dropped ("2", "2.236"). For quantities such as √d_k that are named rather than tabulated.
+ * @param {number} value
+ * @param {number} [maxDecimals=3]
+ * @returns {string}
+ */
+export function formatCompact(value, maxDecimals = 3) {
+  const fixed = formatFixed(value, maxDecimals);
+  if (!fixed.includes('.')) return fixed;
+  return fixed.replace(/\.?0+$/, '');
+}
+
+/**
+ * A share (0.7201) written as a percentage ("72 %"), with a narrow no-break space.
+ * @param {number} fraction
+ * @param {number} [decimals=0]
+ * @returns {string}
+ */
+export function formatPercent(fraction, decimals = 0) {
+  return `${formatFixed(fraction * 100, decimals)}${PERCENT_SPACE}%`;
+}
+
+/**
+ * A vector as a bracketed list: "[0.724, −0.328, −0.116, −0.124]".
+ * @param {number[]} values
+ * @param {number} decimals
+ * @returns {string}
+ */
+export function formatVector(values, decimals) {
+  return `[${Array.from(values, (value) => formatFixed(value, decimals)).join(', ')}]`;
+}
+
+/**
+ * One product of a dot product as the working writes it: "(−0.800 × −0.700)".
+ * @param {number} left
+ * @param {number} right
+ * @param {number} decimals
+ * @returns {string}
+ */
+export function formatProduct(left, right, decimals) {
+  return `(${formatFixed(left, decimals)} \u00d7 ${formatFixed(right, decimals)})`;
+}
+
+/**
+ * Terms of a sum the way one writes them by hand: the first with its own sign, every later
+ * one joined by " + " or " − " and written without a sign ("1.76 + 0.56 − 0.08 − 0.15").
+ * Only signs move; no term is changed and nothing is added up here.
+ * @param {number[]} terms
+ * @param {number} decimals
+ * @returns {string}
+ */
+export function formatSignedTerms(terms, decimals) {
+  return Array.from(terms, (term, index) => {
+    const text = formatFixed(term, decimals);
+    if (index === 0) return text;
+    return text.startsWith(MINUS) ? `${MINUS} ${text.slice(MINUS.length)}` : `+ ${text}`;
+  }).join(' ');
+}
+
+/**
+ * Which band of the shading ramp a weight falls in, for a legend of `levels` equal bands over
+ * [0, 1]: 0 for the lightest band, levels − 1 for the darkest. A weight of exactly 1 belongs
+ * to the darkest band; anything outside [0, 1] is clamped.
+ * @param {number} weight
+ * @param {number} levels
+ * @returns {number}
+ */
+export function shadeLevel(weight, levels) {
+  if (!Number.isInteger(levels) || levels < 1) {
+    throw new RangeError(`levels must be a positive integer, got ${levels}`);
+  }
+  if (!(weight > 0)) return 0;
+  return Math.min(levels - 1, Math.floor(weight * levels));
+}
+
+/**
+ * The bands of a shading legend with `levels` equal bands: [{level, from, to}], written with
+ * `decimals` decimals ("0.00", "0.20").
+ * @param {number} levels
+ * @param {number} [decimals=1]
+ * @returns {{level: number, from: string, to: string}[]}
+ */
+export function shadeBands(levels, decimals = 1) {
+  if (!Number.isInteger(levels) || levels < 1) {
+    throw new RangeError(`levels must be a positive integer, got ${levels}`);
+  }
+  return Array.from({ length: levels }, (_, level) => ({
+    level,
+    from: formatFixed(level / levels, decimals),
+    to: formatFixed((level + 1) / levels, decimals),
+  }));
+}
