@@ -349,3 +349,33 @@ describe('kernels()', () => {
     assert.ok(kernels.some((kernel) => kernel.isa === 'wasm-simd128'), 'the site is built with -msimd128');
   });
 });
+
+describe('no code generation from strings', () => {
+  // Embind's default glue uses new Function, which a Content-Security-Policy without
+  // 'unsafe-eval' forbids; the module is linked so that it never needs it. Node's flag is the
+  // same prohibition.
+  it('loads and runs under node --disallow-code-generation-from-strings', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const script = `
+      const { createAttention } = await import(${JSON.stringify(pathToFileURL(modulePath).href)});
+      const attention = await createAttention();
+      const trace = attention.run(attention.article().two_words);
+      process.stdout.write(JSON.stringify(trace.weights[1]));`;
+    const output = execFileSync(process.execPath,
+      ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script],
+      { encoding: 'utf8' });
+    const weights = JSON.parse(output);
+    const expected = softmaxF64([0.2 / 2, 2.09 / 2]);
+    assert.equal(weights.length, 2);
+    weights.forEach((w, j) => assert.ok(Math.abs(w - expected[j]) < 1e-6, `weight ${j}: ${w}`));
+  });
+
+  it('the flag really forbids code generation (the check above can fail)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const result = spawnSync(process.execPath,
+      ['--disallow-code-generation-from-strings', '-e', 'new Function("return 1")()'],
+      { encoding: 'utf8' });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /Code generation from strings disallowed/);
+  });
+});
