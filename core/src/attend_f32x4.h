@@ -1,4 +1,4 @@
-// The fast attention kernel, written once against the vector vocabulary (vec/f32x4_*.h) and
+// The one-query-row attention kernel, written once against the vector vocabulary (vec/f32x4_*.h) and
 // instantiated per backend in kernel_registry.cpp. Per query row: scaled scores and their max,
 // then e^(s - max) and the total, then the weighted sum of value rows, four floats at a time.
 // Under the causal mask only the visible keys are touched at all.

@@ -1,38 +1,68 @@
 #include <vector>
 
+#include "attend_blocked.h"
 #include "attend_f32x4.h"
 #include "attention/kernels.h"
 #include "attention/vec/f32x4_scalar.h"
 
 #if !defined(ATTN_NO_SIMD) && defined(__wasm_simd128__)
 #include "attention/vec/f32x4_wasm_simd128.h"
-#define ATTN_HAVE_WASM_SIMD128 1
+#define ATTN_SIMD_BACKEND vec::WasmSimd128F32x4
+#define ATTN_SIMD_NAME(kernel) "attend__wasmsimd_" kernel
 #elif !defined(ATTN_NO_SIMD) && defined(__SSE2__)
 #include "attention/vec/f32x4_sse2.h"
-#define ATTN_HAVE_SSE2 1
+#define ATTN_SIMD_BACKEND vec::Sse2F32x4
+#define ATTN_SIMD_NAME(kernel) "attend__sse2_" kernel
 #elif !defined(ATTN_NO_SIMD) && defined(__ARM_NEON)
 #include "attention/vec/f32x4_neon.h"
-#define ATTN_HAVE_NEON 1
+#define ATTN_SIMD_BACKEND vec::NeonF32x4
+#define ATTN_SIMD_NAME(kernel) "attend__neon_" kernel
 #endif
 
 namespace attn {
 
 namespace {
 
+// Below this many tokens, blocking four rows costs more than it saves (measured: see the
+// benchmark); above the second threshold, tiles keep the scores of a block in L1.
+constexpr std::size_t blocked_min_tokens = 8;
+constexpr std::size_t tiled_min_tokens = 4096;
+constexpr std::size_t tile_keys = 64;
+
+bool any_shape(std::size_t, std::size_t) { return true; }
+std::size_t one_row_of_scores(std::size_t token_count, std::size_t) { return token_count; }
+
+template <std::size_t Tile>
+std::size_t blocked_scratch(std::size_t token_count, std::size_t head_dim) {
+  return detail::blocked_scratch_floats(token_count, head_dim, Tile);
+}
+
+template <class V, std::size_t Tile>
+void attend_blocked_kernel(float* out, const float* q, const float* k, const float* v,
+                           std::size_t token_count, std::size_t head_dim, MaskKind mask,
+                           float* scratch) {
+  detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch, Tile);
+}
+
+// The three kernels of one backend, in the order default_kernel() relies on.
 template <class V>
-KernelInfo make_f32x4_kernel(const char* name) {
-  return KernelInfo{name, V::isa, V::width, &detail::attend_f32x4<V>};
+void add_backend(std::vector<KernelInfo>& kernels, const char* rows_name, const char* blocked_name,
+                 const char* tiled_name) {
+  kernels.push_back({rows_name, V::isa, V::width, 0, &any_shape, &one_row_of_scores,
+                     &detail::attend_f32x4<V>});
+  kernels.push_back({blocked_name, V::isa, V::width, 0, &detail::blocked_supports,
+                     &blocked_scratch<0>, &attend_blocked_kernel<V, 0>});
+  kernels.push_back({tiled_name, V::isa, V::width, tile_keys, &detail::blocked_supports,
+                     &blocked_scratch<tile_keys>, &attend_blocked_kernel<V, tile_keys>});
 }
 
 std::vector<KernelInfo> build_registry() {
   std::vector<KernelInfo> kernels;
-  kernels.push_back(make_f32x4_kernel<vec::ScalarF32x4>("attend__scalar_f32x4"));
-#if defined(ATTN_HAVE_WASM_SIMD128)
-  kernels.push_back(make_f32x4_kernel<vec::WasmSimd128F32x4>("attend__wasmsimd_f32x4"));
-#elif defined(ATTN_HAVE_SSE2)
-  kernels.push_back(make_f32x4_kernel<vec::Sse2F32x4>("attend__sse2_f32x4"));
-#elif defined(ATTN_HAVE_NEON)
-  kernels.push_back(make_f32x4_kernel<vec::NeonF32x4>("attend__neon_f32x4"));
+  add_backend<vec::ScalarF32x4>(kernels, "attend__scalar_1x4", "attend__scalar_4x8",
+                                "attend__scalar_4x8_tiled64");
+#if defined(ATTN_SIMD_BACKEND)
+  add_backend<ATTN_SIMD_BACKEND>(kernels, ATTN_SIMD_NAME("1x4"), ATTN_SIMD_NAME("4x8"),
+                                 ATTN_SIMD_NAME("4x8_tiled64"));
 #endif
   return kernels;
 }
@@ -50,6 +80,14 @@ const KernelInfo* find_kernel(std::string_view name) {
   return nullptr;
 }
 
-const KernelInfo& default_kernel() { return kernel_registry().back(); }
+const KernelInfo& default_kernel(std::size_t token_count, std::size_t head_dim) {
+  const std::vector<KernelInfo>& kernels = kernel_registry();
+  const std::size_t backend = kernels.size() - 3;  // the last backend added is the widest
+  const KernelInfo& rows = kernels[backend];
+  const KernelInfo& blocked = kernels[backend + 1];
+  const KernelInfo& tiled = kernels[backend + 2];
+  if (token_count < blocked_min_tokens || !blocked.supports(token_count, head_dim)) return rows;
+  return token_count < tiled_min_tokens ? blocked : tiled;
+}
 
 }  // namespace attn

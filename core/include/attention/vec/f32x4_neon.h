@@ -16,11 +16,25 @@ struct NeonF32x4 {
   static Reg load(const float* p) { return vld1q_f32(p); }
   static void store(float* p, Reg a) { vst1q_f32(p, a); }
   static Reg add(Reg a, Reg b) { return vaddq_f32(a, b); }
+  static Reg sub(Reg a, Reg b) { return vsubq_f32(a, b); }
+  static Reg max(Reg a, Reg b) { return vmaxq_f32(a, b); }
   static Reg mul(Reg a, Reg b) { return vmulq_f32(a, b); }
   static Reg mul_add(Reg acc, Reg a, Reg b) { return vaddq_f32(acc, vmulq_f32(a, b)); }
   static float reduce_add(Reg a) {
     const float32x2_t pairs = vadd_f32(vget_low_f32(a), vget_high_f32(a));  // 0+2, 1+3
     return vget_lane_f32(vpadd_f32(pairs, pairs), 0);
+  }
+  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
+    const float32x2_t a_pairs = vadd_f32(vget_low_f32(a), vget_high_f32(a));  // a0+a2 a1+a3
+    const float32x2_t b_pairs = vadd_f32(vget_low_f32(b), vget_high_f32(b));
+    const float32x2_t c_pairs = vadd_f32(vget_low_f32(c), vget_high_f32(c));
+    const float32x2_t d_pairs = vadd_f32(vget_low_f32(d), vget_high_f32(d));
+    return vcombine_f32(vpadd_f32(a_pairs, b_pairs), vpadd_f32(c_pairs, d_pairs));
+  }
+  static Reg round_nearest(Reg a) { return vrndnq_f32(a); }
+  static Reg pow2_integral(Reg n) {
+    const int32x4_t biased = vaddq_s32(vcvtq_s32_f32(n), vdupq_n_s32(127));
+    return vreinterpretq_f32_s32(vshlq_n_s32(biased, 23));
   }
 };
 

@@ -2,6 +2,7 @@
 // platform has, and the model the SIMD backends must agree with.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 namespace attn::vec {
@@ -23,6 +24,14 @@ struct ScalarF32x4 {
     for (std::size_t l = 0; l < 4; ++l) a.lane[l] += b.lane[l];
     return a;
   }
+  static Reg sub(Reg a, Reg b) {
+    for (std::size_t l = 0; l < 4; ++l) a.lane[l] -= b.lane[l];
+    return a;
+  }
+  static Reg max(Reg a, Reg b) {
+    for (std::size_t l = 0; l < 4; ++l) a.lane[l] = a.lane[l] > b.lane[l] ? a.lane[l] : b.lane[l];
+    return a;
+  }
   static Reg mul(Reg a, Reg b) {
     for (std::size_t l = 0; l < 4; ++l) a.lane[l] *= b.lane[l];
     return a;
@@ -30,6 +39,20 @@ struct ScalarF32x4 {
   // acc + a * b, rounded twice like the SIMD backends (wasm has no fused multiply-add).
   static Reg mul_add(Reg acc, Reg a, Reg b) { return add(acc, mul(a, b)); }
   static float reduce_add(Reg a) { return (a.lane[0] + a.lane[2]) + (a.lane[1] + a.lane[3]); }
+  // {Σa, Σb, Σc, Σd}: four horizontal sums at once, each in reduce_add's order.
+  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
+    return Reg{{reduce_add(a), reduce_add(b), reduce_add(c), reduce_add(d)}};
+  }
+  // Round to the nearest integer, ties to even (as the SIMD backends do).
+  static Reg round_nearest(Reg a) {
+    for (std::size_t l = 0; l < 4; ++l) a.lane[l] = std::nearbyint(a.lane[l]);
+    return a;
+  }
+  // 2^n for integral n in [-126, 127], built from the exponent bits.
+  static Reg pow2_integral(Reg n) {
+    for (std::size_t l = 0; l < 4; ++l) n.lane[l] = std::ldexp(1.0f, static_cast<int>(n.lane[l]));
+    return n;
+  }
 };
 
 }  // namespace attn::vec

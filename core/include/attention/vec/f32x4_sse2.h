@@ -16,6 +16,8 @@ struct Sse2F32x4 {
   static Reg load(const float* p) { return _mm_loadu_ps(p); }
   static void store(float* p, Reg a) { _mm_storeu_ps(p, a); }
   static Reg add(Reg a, Reg b) { return _mm_add_ps(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm_sub_ps(a, b); }
+  static Reg max(Reg a, Reg b) { return _mm_max_ps(a, b); }
   static Reg mul(Reg a, Reg b) { return _mm_mul_ps(a, b); }
   static Reg mul_add(Reg acc, Reg a, Reg b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
   static float reduce_add(Reg a) {
@@ -23,6 +25,18 @@ struct Sse2F32x4 {
     const Reg pairs = _mm_add_ps(a, high);           // 0+2, 1+3
     const Reg odd = _mm_shuffle_ps(pairs, pairs, 1); // 1+3 in lane 0
     return _mm_cvtss_f32(_mm_add_ss(pairs, odd));
+  }
+  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
+    // Lanes 0+2 and 1+3 of each register first, as reduce_add does, then the two halves.
+    const Reg ab = _mm_add_ps(_mm_unpacklo_ps(a, b), _mm_unpackhi_ps(a, b));  // a0+a2 b0+b2 a1+a3 b1+b3
+    const Reg cd = _mm_add_ps(_mm_unpacklo_ps(c, d), _mm_unpackhi_ps(c, d));  // c0+c2 d0+d2 c1+c3 d1+d3
+    return _mm_add_ps(_mm_movelh_ps(ab, cd), _mm_movehl_ps(cd, ab));
+  }
+  // cvtps2dq rounds to nearest even under the default MXCSR rounding mode.
+  static Reg round_nearest(Reg a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
+  static Reg pow2_integral(Reg n) {
+    const __m128i biased = _mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127));
+    return _mm_castsi128_ps(_mm_slli_epi32(biased, 23));
   }
 };
 

@@ -16,11 +16,26 @@ struct WasmSimd128F32x4 {
   static Reg load(const float* p) { return wasm_v128_load(p); }
   static void store(float* p, Reg a) { wasm_v128_store(p, a); }
   static Reg add(Reg a, Reg b) { return wasm_f32x4_add(a, b); }
+  static Reg sub(Reg a, Reg b) { return wasm_f32x4_sub(a, b); }
+  // pmax: a < b ? b : a, one instruction (f32x4.max also orders NaN and -0, at a cost).
+  static Reg max(Reg a, Reg b) { return wasm_f32x4_pmax(a, b); }
   static Reg mul(Reg a, Reg b) { return wasm_f32x4_mul(a, b); }
   static Reg mul_add(Reg acc, Reg a, Reg b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
   static float reduce_add(Reg a) {
     return (wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 2)) +
            (wasm_f32x4_extract_lane(a, 1) + wasm_f32x4_extract_lane(a, 3));
+  }
+  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
+    // Lanes 0+2 and 1+3 of each register first, as reduce_add does, then the two halves.
+    const Reg ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
+    const Reg cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
+    // ab = a0+a2 b0+b2 a1+a3 b1+b3
+    return wasm_f32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+  }
+  static Reg round_nearest(Reg a) { return wasm_f32x4_nearest(a); }
+  static Reg pow2_integral(Reg n) {
+    const v128_t biased = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127));
+    return wasm_i32x4_shl(biased, 23);
   }
 };
 
