@@ -11,17 +11,13 @@
 #include "attention/json_io.h"
 #include "attention/next_word.h"
 #include "attention/trace.h"
+#include "json_result.h"
 
 namespace {
 
-struct JsonResult {
-  bool ok = false;
-  std::string json;   // when ok
-  std::string error;  // when not ok: one line, starting with the JSON path at fault
-};
-
-JsonResult success(std::string json) { return JsonResult{true, std::move(json), {}}; }
-JsonResult failure(const attn::InputError& error) { return JsonResult{false, {}, error.message}; }
+using attn::bindings::JsonResult;
+using attn::bindings::failure;
+using attn::bindings::success;
 
 JsonResult trace_json(const std::string& input_json) {
   const auto parsed = attn::parse_attention_input(input_json);
@@ -48,5 +44,4 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("nextWordJson", &next_word_json);
   emscripten::function("articleJson", &attn::article_data_to_json);
   emscripten::function("claimChecksJson", &attn::claim_checks_to_json);
-  emscripten::function("kernelsJson", &attn::kernel_registry_to_json);
 }

@@ -1,25 +1,38 @@
 // attention-api.js: loads the attention core (C++ compiled to WebAssembly) and exposes it as
 // plain functions. The core parses, validates and computes everything; this file only moves
 // JSON across the boundary and turns the core's error values into exceptions.
-import createAttentionCore from './attention-core.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
 
-let corePromise = null;
+// The builds of the core, each imported only when first asked for:
+//   simd    everything, with the wasm SIMD128 kernels (the default)
+//   scalar  the same without SIMD, which the benchmark measures against it
+//   embed   the trace and the article only, built for size: what the embeddable elements load,
+//           so that a page embedding them downloads no more than it uses
+// The import specifiers are literal so that bundlers and servers can see every file.
+const builds = {
+  simd: { factory: () => import('./attention-core.js'), wasm: 'attention-core.wasm' },
+  scalar: { factory: () => import('./attention-core-scalar.js'), wasm: 'attention-core-scalar.wasm' },
+  embed: { factory: () => import('./attention-core-embed.js'), wasm: 'attention-core-embed.wasm' },
+};
+const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle'];
 
-async function loadCore() {
+const corePromises = new Map();  // build name -> promise of the loaded module, one per page
+
+async function loadCore(build) {
   if (typeof WebAssembly !== 'object') {
     throw new Error('WebAssembly is not available here, so the attention core cannot run.');
   }
+  const factory = (await builds[build].factory()).default;
   if (isNode) {
     // The module is built for browsers (it finds its .wasm through import.meta.url and fetch);
     // Node is handed the bytes instead.
     const { readFile } = await import('node:fs/promises');
-    const wasmBinary = await readFile(new URL('./attention-core.wasm', import.meta.url));
-    return createAttentionCore({ wasmBinary });
+    const wasmBinary = await readFile(new URL(`./${builds[build].wasm}`, import.meta.url));
+    return factory({ wasmBinary });
   }
-  return createAttentionCore();
+  return factory();
 }
 
 // JSON has no NaN or Infinity; pass them as strings so the core can name the cell that holds
@@ -49,16 +62,86 @@ function restoreMinusInfinity(trace) {
   return trace;
 }
 
+function describe(value) {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
+  if (typeof value === 'number') return String(value);
+  return value.constructor?.name ?? typeof value;
+}
+
+const masks = ['causal', 'none'];  // indices the bindings take
+
+// attend(): checks what only JS can see (types, lengths, names), lets the core check sizes and
+// values, copies the inputs into the module's heap, runs the kernel there and copies the output
+// out. The heap workspace is reused from call to call, so repeated calls do not grow it.
+function attendOnCore(core, kernelList, input) {
+  if (input === null || typeof input !== 'object') {
+    throw new Error(`attend: expects an object { q, k, v, t, d, mask, kernel }, got ${describe(input)}`);
+  }
+  const { q, k, v, t, d, mask = 'causal', kernel } = input;
+  for (const [name, value] of [['t', t], ['d', d]]) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(`${name}: must be a positive integer, got ${describe(value)}`);
+    }
+    if (value > 0x7fffffff) throw new Error(`${name}: is ${value}, beyond any supported size`);
+  }
+  for (const [name, array] of [['q', q], ['k', k], ['v', v]]) {
+    if (!(array instanceof Float32Array)) {
+      throw new Error(`${name}: must be a Float32Array of length t·d, got ${describe(array)}`);
+    }
+    if (array.length !== t * d) {
+      throw new Error(`${name}: has length ${array.length}; expected t·d = ${t} × ${d} = ${t * d}`);
+    }
+  }
+  const maskIndex = masks.indexOf(mask);
+  if (maskIndex < 0) throw new Error(`mask: must be "causal" or "none", got ${describe(mask)}`);
+  let kernelIndex = -1;
+  if (kernel !== undefined && kernel !== null) {
+    kernelIndex = kernelList.findIndex((entry) => entry.name === kernel);
+    if (kernelIndex < 0) {
+      throw new Error(`kernel: unknown kernel ${describe(kernel)}; this build has ` +
+        kernelList.map((entry) => entry.name).join(', '));
+    }
+  }
+  const layout = core.attendPrepare(t, d, kernelIndex);
+  if (!layout.ok) throw new Error(layout.error);
+  const heap = core.HEAPF32;  // read after prepare: growing the heap replaces the view
+  const base = layout.q_offset / Float32Array.BYTES_PER_ELEMENT;
+  const n = t * d;
+  heap.set(q, base);
+  heap.set(k, base + n);
+  heap.set(v, base + 2 * n);
+  const error = core.attendRun(t, d, maskIndex, kernelIndex);
+  if (error) throw new Error(error);
+  return heap.slice(base, base + n);  // the output is written over q
+}
+
 /**
- * Loads the WebAssembly core (once per page) and resolves to the attention API.
- * Rejects with an Error when WebAssembly cannot run.
+ * Loads the WebAssembly core (once per page and build) and resolves to the attention API.
+ * `build` is "simd" (the default), "scalar" or "embed" (only run, article, scoreNextWord and
+ * checkArticle). Rejects with an Error when WebAssembly cannot run.
  */
-export async function createAttention() {
-  corePromise ??= loadCore().catch((error) => {
-    corePromise = null;  // a later call may try again
-    throw error instanceof Error ? error : new Error(`The attention core failed to load: ${error}`);
-  });
-  const core = await corePromise;
+export async function createAttention({ build = 'simd' } = {}) {
+  if (!Object.hasOwn(builds, build)) {
+    throw new Error(`build: must be "simd", "scalar" or "embed", got ${describe(build)}`);
+  }
+  if (!corePromises.has(build)) {
+    corePromises.set(build, loadCore(build).catch((error) => {
+      corePromises.delete(build);  // a later call may try again
+      throw error instanceof Error ? error : new Error(`The attention core failed to load: ${error}`);
+    }));
+  }
+  const core = await corePromises.get(build);
+  const api = apiFor(core);
+  return build === 'embed'
+    ? Object.fromEntries(embedMethods.map((name) => [name, api[name]]))
+    : api;
+}
+
+// The API over one loaded module. Methods only touch the bindings they call, so the embed
+// build (which lacks most of them) shares this code and keeps a subset of the methods.
+function apiFor(core) {
+  const kernelList = core.kernelsJson ? JSON.parse(core.kernelsJson()) : [];
   return {
     /** The full trace of one attention head; throws an Error naming the field at fault. */
     run(input) {
@@ -77,9 +160,129 @@ export async function createAttention() {
     checkArticle() {
       return JSON.parse(core.claimChecksJson());
     },
-    /** The attention kernels compiled into this build. */
+    /** The attention kernels compiled into this build: [{ name, isa, vector_width }]. */
     kernels() {
-      return JSON.parse(core.kernelsJson());
+      return kernelList.map((entry) => ({ ...entry }));
     },
+    /** The kernel attend() uses for a shape when none is named. */
+    defaultKernel(t, d) {
+      return core.defaultKernelName(t, d);
+    },
+    /**
+     * softmax(mask(q kᵀ / √d)) v on row-major Float32Arrays of length t·d, by the fastest kernel
+     * for the shape or the one named. Returns a new Float32Array; throws an Error naming the
+     * argument at fault.
+     */
+    attend(input) {
+      return attendOnCore(core, kernelList, input);
+    },
+    /** The size of the module's WebAssembly memory, in bytes. */
+    heapBytes() {
+      return core.HEAPU8.length;
+    },
+
+    // --- explore: the FAQ computed (run() also takes mask "causal_zero" and scale "sqrt_d" |
+    // "d" | "none"), the softmax backward pass, the head_dim demonstration, several heads and
+    // seeded tables. Each throws an Error whose message starts with the field at fault.
+    /**
+     * dL/dx = p ⊙ (g − g·p) for softmax weights p (one row, or rows) and the upstream gradient
+     * g = dL/dp of the same shape -> { gradient, upstream_dot_weights }.
+     */
+    softmaxBackward(weights, upstream) {
+      return unwrap(core.softmaxBackwardJson(toJson({ weights, upstream }, 'input')));
+    },
+    /**
+     * Why scores are divided by √d_k: seeded normal q and k for each head_dim, with and without
+     * the scaling. Options (all optional): { head_dims, tokens, samples, seed, scale, mask, compare }.
+     */
+    headDimStudy(options = {}) {
+      return unwrap(core.headDimStudyJson(toJson(options, 'input')));
+    },
+    /**
+     * A multi-head layer: { tokens, d_model, n_heads, seed, x, mask, scale } -> token vectors,
+     * seeded W_Q/W_K/W_V per head with each head's full trace, the concatenation, W_O and out.
+     */
+    multiHead(input) {
+      const layer = unwrap(core.multiHeadJson(toJson(input, 'input')));
+      for (const head of layer.heads) restoreMinusInfinity(head.trace);
+      return layer;
+    },
+    /**
+     * Seeded values on a decimal grid: { rows, cols, seed, min, max, decimals } -> number[][]
+     * (the same numbers for the same seed, in any browser and in Node).
+     */
+    randomMatrix(options) {
+      return unwrap(core.randomMatrixJson(toJson(options, 'input')));
+    },
+    // --- end explore
+
+    // --- sequel: the next article's variants on the same four tokens (d_model 16, seed 1 by
+    // default): grouped-query attention (MHA, GQA, MQA), multi-head latent attention,
+    // FlashAttention's tiles, a quantised KV cache, and the KV-cache bill with published model
+    // presets. Every member of every request is optional; each method throws an Error whose
+    // message starts with the field at fault ("n_kv_heads: must divide n_heads (4) ...").
+    /**
+     * MHA, GQA or MQA: { tokens, d_model, n_heads, n_kv_heads, seed, x, mask, scale } ->
+     * { variant, ..., kv_heads: [{ w_k, w_v, k, v, query_heads }], heads: [{ kv_head, w_q, trace }],
+     *   concat, w_o, out, bill }.
+     */
+    groupedAttention(input = {}) {
+      const layer = unwrap(core.groupedAttentionJson(toJson(input, 'input')));
+      for (const head of layer.heads) restoreMinusInfinity(head.trace);
+      return layer;
+    },
+    /**
+     * Multi-head latent attention: { tokens, d_model, n_heads, d_latent, seed, x, mask, scale } ->
+     * { variant: "MLA", ..., w_dkv, latent (the cache), heads: [{ w_q, w_uk, w_uv, trace }],
+     *   concat, w_o, out, bill }.
+     */
+    latentAttention(input = {}) {
+      const layer = unwrap(core.latentAttentionJson(toJson(input, 'input')));
+      for (const head of layer.heads) restoreMinusInfinity(head.trace);
+      return layer;
+    },
+    /**
+     * FlashAttention on tiles of block_rows × block_cols: { tokens, d_model, n_heads, seed, x, head
+     * | q, k, v, mask, block_rows, block_cols, decimals } -> { steps: [{ ..., scores, tile_max,
+     * max_before, max_after, rescale, exponentials, sum_before, sum_after, partial_out }], out,
+     * untiled_out, max_abs_difference, agrees_to_decimals, ... }. Hidden scores and a running max
+     * before the first tile are -Infinity; a skipped tile's tables are null.
+     */
+    flashTiles(input = {}) {
+      const tiles = unwrap(core.flashTilesJson(toJson(input, 'input')));
+      const minusInfinity = (x) => (x === null ? -Infinity : x);
+      for (const step of tiles.steps) {
+        if (step.skipped) continue;
+        step.scores = step.scores.map((row) => row.map(minusInfinity));
+        for (const key of ['tile_max', 'max_before', 'max_after']) step[key] = step[key].map(minusInfinity);
+      }
+      return tiles;
+    },
+    /**
+     * A KV cache rotated and quantised to a few bits: { tokens, d_model, n_heads, seed, x, head |
+     * q, k, v, mask, scale, bits: [8, 4, 3, 2], rotation: "random" | "none" } -> { rotation_matrix,
+     * reference, levels: [{ bits, k, v, trace, weights_error, out_error, bytes_per_token, ... }] }.
+     */
+    quantisedCache(input = {}) {
+      const cache = unwrap(core.quantisedCacheJson(toJson(input, 'input')));
+      restoreMinusInfinity(cache.reference);
+      for (const level of cache.levels) restoreMinusInfinity(level.trace);
+      return cache;
+    },
+    /**
+     * The KV-cache bill: { preset, layers, d_model, n_heads, n_kv_heads, head_dim, d_latent,
+     * rope_dim, dtype_bytes, kv_bits, scale_bytes, weight_dtype_bytes, parameters, context_length,
+     * batch, gpu_memory_gib } -> { attention, bytes_per_token_per_layer, formula, working,
+     * bytes_per_token, bytes_per_sequence, cache_bytes, weight_bytes, gpu_bytes, fits,
+     * concurrent_sequences, ... }. With no preset, the toy GQA layer's shape.
+     */
+    kvBill(input = {}) {
+      return unwrap(core.kvBillJson(toJson(input, 'input')));
+    },
+    /** The published model shapes kvBill({ preset }) knows, each with its source. */
+    modelPresets() {
+      return JSON.parse(core.modelPresetsJson());
+    },
+    // --- end sequel
   };
 }

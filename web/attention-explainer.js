@@ -3,4 +3,14 @@
 //   import { createAttention } from './attention-explainer.js';
 //   const attention = await createAttention();
 //   const trace = attention.run({ tokens: ['the', 'cat'], q, k, v, mask: 'causal' });
+//
+// In a browser, importing it also registers the embeddable elements (<attention-explainer>,
+// <attention-model>, <attention-step>, <attention-mask-grid>, <attention-arrows>,
+// <attention-working>), so that one <script type="module" src=".../attention-explainer.js">
+// is all an article needs. In Node nothing is registered.
+import { defineAttentionElements } from './elements.js';
+
 export { createAttention } from './attention-api.js';
+export { defineAttentionElements } from './elements.js';
+
+defineAttentionElements();

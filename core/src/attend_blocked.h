@@ -10,9 +10,10 @@
 //      of keys raises the max, the partial total and the partial output are rescaled by
 //      e^(old max - new max);
 //   4. the block's output rows accumulate probability × value rows, eight columns at a time.
-// With tile_keys = 0 the whole visible row is one tile and step 3 is a plain softmax; with a
-// tile size, the scratch memory stays 4·tile + 8·d floats however long the sequence is.
-// The query block is copied first, so `out` may alias `q`.
+// With tile_keys = 0 the whole visible row is one tile and step 3 is a plain softmax. With a
+// tile size (FlashAttention's schedule), 64 query rows share each tile of keys and values while
+// it is in cache, and the scratch memory stays 128·d + 128 + 4·tile floats however long the
+// sequence is. The query rows are copied first, so `out` may alias `q`.
 #pragma once
 
 #include <algorithm>
@@ -28,10 +29,16 @@ namespace attn::detail {
 
 inline constexpr std::size_t block_rows = 4;
 
+// Tiled kernels walk the keys once per group of query rows rather than once per block of four:
+// each tile of keys and values is then read from cache by every block of the group. The group
+// holds its query rows, output rows and softmax state in scratch.
+inline std::size_t group_rows_for(std::size_t tile_keys) { return tile_keys ? 64 : block_rows; }
+
 inline std::size_t blocked_scratch_floats(std::size_t token_count, std::size_t head_dim,
                                           std::size_t tile_keys) {
   const std::size_t tile = tile_keys ? std::min(tile_keys, token_count) : token_count;
-  return 2 * block_rows * head_dim + block_rows * tile;
+  const std::size_t group = group_rows_for(tile_keys);
+  return 2 * group * head_dim + 2 * group + block_rows * tile;
 }
 
 inline bool blocked_supports(std::size_t /*token_count*/, std::size_t head_dim) {
@@ -137,6 +144,60 @@ void mix_four_columns(float* out_block, const float* probs, const float* v_rows,
   for (std::size_t r = 0; r < block_rows; ++r) V::store(out_block + r * head_dim + c, acc[r]);
 }
 
+// One tile of keys [j0, j0 + n) for one block of four query rows: scores, the causal mask inside
+// the diagonal, the online softmax update of the block's running max and total, and the
+// rescaled accumulation of the block's output rows.
+template <class V>
+void attend_block_tile(float* out_block, float* running_max, float* running_total,
+                       float* probs, const float* query_block, const float* k, const float* v,
+                       std::size_t i0, std::size_t j0, std::size_t n, std::size_t d,
+                       MaskKind mask, typename V::Reg inverse_divisor) {
+  using Reg = typename V::Reg;
+  constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
+  const float* keys = k + j0 * d;
+
+  // 1. Scores of this tile, key-major.
+  std::size_t j = 0;
+  for (; j + 2 <= n; j += 2)
+    score_two_keys<V>(probs + j * block_rows, query_block, keys + j * d, keys + (j + 1) * d, d,
+                      inverse_divisor);
+  if (j < n) score_one_key<V>(probs + j * block_rows, query_block, keys + j * d, d, inverse_divisor);
+
+  // 2. Inside the diagonal block, hide from row r the keys after i0 + r.
+  const std::size_t first_hidden = std::max(j0, i0 + 1);
+  const bool has_hidden = mask == MaskKind::causal && first_hidden < j0 + n;
+  if (has_hidden)
+    for (std::size_t key = first_hidden; key < j0 + n; ++key)
+      for (std::size_t r = 0; r < block_rows; ++r)
+        if (key > i0 + r) probs[(key - j0) * block_rows + r] = minus_infinity;
+
+  // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max).
+  const Reg old_max = V::load(running_max);
+  Reg tile_max = V::splat(minus_infinity);
+  for (j = 0; j < n; ++j) tile_max = V::max(tile_max, V::load(probs + j * block_rows));
+  const Reg new_max = V::max(old_max, tile_max);
+  const Reg rescale = exp_nonpositive<V>(V::sub(old_max, new_max));
+  V::store(running_max, new_max);
+  for (j = 0; j < n; ++j) {
+    float* p = probs + j * block_rows;
+    V::store(p, exp_nonpositive<V>(V::sub(V::load(p), new_max)));
+  }
+  if (has_hidden)  // e^-inf is clamped inside exp_nonpositive; hidden keys get exactly 0
+    for (std::size_t key = first_hidden; key < j0 + n; ++key)
+      for (std::size_t r = 0; r < block_rows; ++r)
+        if (key > i0 + r) probs[(key - j0) * block_rows + r] = 0.0f;
+  Reg tile_total = V::zero();
+  for (j = 0; j < n; ++j) tile_total = V::add(tile_total, V::load(probs + j * block_rows));
+  V::store(running_total, V::mul_add(tile_total, V::load(running_total), rescale));
+
+  // 4. The block's output rows: rescale, then add this tile's probability × value rows.
+  float rescale_rows[block_rows];
+  V::store(rescale_rows, rescale);
+  std::size_t c = 0;
+  for (; c + 8 <= d; c += 8) mix_eight_columns<V>(out_block, probs, v + j0 * d, n, d, c, rescale_rows);
+  if (c < d) mix_four_columns<V>(out_block, probs, v + j0 * d, n, d, c, rescale_rows);
+}
+
 // Precondition: blocked_supports(token_count, head_dim); scratch holds
 // blocked_scratch_floats(token_count, head_dim, tile_keys) floats.
 template <class V>
@@ -144,74 +205,43 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
                     std::size_t token_count, std::size_t head_dim, MaskKind mask, float* scratch,
                     std::size_t tile_keys) {
   using Reg = typename V::Reg;
-  constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
   const std::size_t T = token_count, d = head_dim;
   const std::size_t tile = tile_keys ? std::min(tile_keys, T) : T;
-  float* query_block = scratch;           // [4][d] the block's query rows
-  float* out_block = scratch + 4 * d;     // [4][d] unnormalised output rows
-  float* probs = scratch + 8 * d;         // [tile][4] scores, then probabilities, key-major
+  const std::size_t group = group_rows_for(tile_keys);
+  float* query_group = scratch;                    // [group][d] the group's query rows
+  float* out_group = query_group + group * d;      // [group][d] unnormalised output rows
+  float* running_max = out_group + group * d;      // [group] per row
+  float* running_total = running_max + group;      // [group] per row
+  float* probs = running_total + group;            // [tile][4] scores, then probabilities
   const Reg inverse_divisor = V::splat(1.0f / std::sqrt(static_cast<float>(d)));
 
-  for (std::size_t i0 = 0; i0 < T; i0 += block_rows) {
-    const std::size_t rows = std::min(block_rows, T - i0);
+  for (std::size_t g0 = 0; g0 < T; g0 += group) {
     // Rows past the end repeat the last row: computed, never written out.
-    for (std::size_t r = 0; r < block_rows; ++r)
-      std::memcpy(query_block + r * d, q + std::min(i0 + r, T - 1) * d, d * sizeof(float));
-    std::fill(out_block, out_block + 4 * d, 0.0f);
-    const std::size_t visible = mask == MaskKind::causal ? std::min(T, i0 + block_rows) : T;
+    for (std::size_t r = 0; r < group; ++r)
+      std::memcpy(query_group + r * d, q + std::min(g0 + r, T - 1) * d, d * sizeof(float));
+    std::fill(out_group, out_group + group * d, 0.0f);
+    std::fill(running_max, running_max + group, -std::numeric_limits<float>::infinity());
+    std::fill(running_total, running_total + group, 0.0f);
+    const std::size_t group_end = std::min(T, g0 + group);
+    const std::size_t group_visible = mask == MaskKind::causal ? group_end : T;
 
-    Reg running_max = V::splat(minus_infinity);
-    Reg running_total = V::zero();
-    for (std::size_t j0 = 0; j0 < visible; j0 += tile) {
-      const std::size_t n = std::min(tile, visible - j0);
-      const float* keys = k + j0 * d;
-
-      // 1. Scores of this tile, key-major.
-      std::size_t j = 0;
-      for (; j + 2 <= n; j += 2)
-        score_two_keys<V>(probs + j * block_rows, query_block, keys + j * d, keys + (j + 1) * d, d,
-                          inverse_divisor);
-      if (j < n) score_one_key<V>(probs + j * block_rows, query_block, keys + j * d, d, inverse_divisor);
-
-      // 2. Inside the diagonal block, hide from row r the keys after i0 + r.
-      const std::size_t first_hidden = std::max(j0, i0 + 1);
-      if (mask == MaskKind::causal)
-        for (std::size_t key = first_hidden; key < j0 + n; ++key)
-          for (std::size_t r = 0; r < block_rows; ++r)
-            if (key > i0 + r) probs[(key - j0) * block_rows + r] = minus_infinity;
-
-      // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max).
-      Reg tile_max = V::splat(minus_infinity);
-      for (j = 0; j < n; ++j) tile_max = V::max(tile_max, V::load(probs + j * block_rows));
-      const Reg new_max = V::max(running_max, tile_max);
-      const Reg rescale = exp_nonpositive<V>(V::sub(running_max, new_max));
-      running_max = new_max;
-      for (j = 0; j < n; ++j) {
-        float* p = probs + j * block_rows;
-        V::store(p, exp_nonpositive<V>(V::sub(V::load(p), running_max)));
+    for (std::size_t j0 = 0; j0 < group_visible; j0 += tile) {
+      for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows) {
+        // Under the causal mask a block never sees past its own last row.
+        const std::size_t visible = mask == MaskKind::causal ? std::min(T, i0 + block_rows) : T;
+        if (j0 >= visible) continue;
+        const std::size_t b = i0 - g0;
+        attend_block_tile<V>(out_group + b * d, running_max + b, running_total + b, probs,
+                             query_group + b * d, k, v, i0, j0, std::min(tile, visible - j0), d,
+                             mask, inverse_divisor);
       }
-      if (mask == MaskKind::causal)  // e^-inf is clamped above; hidden keys get exactly 0
-        for (std::size_t key = first_hidden; key < j0 + n; ++key)
-          for (std::size_t r = 0; r < block_rows; ++r)
-            if (key > i0 + r) probs[(key - j0) * block_rows + r] = 0.0f;
-      Reg tile_total = V::zero();
-      for (j = 0; j < n; ++j) tile_total = V::add(tile_total, V::load(probs + j * block_rows));
-      running_total = V::mul_add(tile_total, running_total, rescale);
-
-      // 4. The block's output rows: rescale, then add this tile's probability × value rows.
-      float rescale_rows[block_rows];
-      V::store(rescale_rows, rescale);
-      std::size_t c = 0;
-      for (; c + 8 <= d; c += 8) mix_eight_columns<V>(out_block, probs, v + j0 * d, n, d, c, rescale_rows);
-      if (c < d) mix_four_columns<V>(out_block, probs, v + j0 * d, n, d, c, rescale_rows);
     }
 
-    float totals[block_rows];
-    V::store(totals, running_total);
-    for (std::size_t r = 0; r < rows; ++r) {
-      const Reg inverse_total = V::splat(1.0f / totals[r]);
+    for (std::size_t i = g0; i < group_end; ++i) {
+      const std::size_t r = i - g0;
+      const Reg inverse_total = V::splat(1.0f / running_total[r]);
       for (std::size_t c = 0; c < d; c += 4)
-        V::store(out + (i0 + r) * d + c, V::mul(V::load(out_block + r * d + c), inverse_total));
+        V::store(out + i * d + c, V::mul(V::load(out_group + r * d + c), inverse_total));
     }
   }
 }

@@ -15,6 +15,44 @@ std::optional<MaskKind> parse_mask(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view mask_variant_name(MaskKind mask, MaskFill fill) {
+  if (mask == MaskKind::none) return "none";
+  return fill == MaskFill::zero ? "causal_zero" : "causal";
+}
+
+std::optional<MaskVariant> parse_mask_variant(std::string_view name) {
+  if (name == "causal_zero") return MaskVariant{MaskKind::causal, MaskFill::zero};
+  if (const std::optional<MaskKind> mask = parse_mask(name))
+    return MaskVariant{*mask, MaskFill::minus_infinity};
+  return std::nullopt;
+}
+
+std::string_view scale_name(ScaleKind scale) {
+  switch (scale) {
+    case ScaleKind::head_dim: return "d";
+    case ScaleKind::none: return "none";
+    case ScaleKind::sqrt_head_dim: break;
+  }
+  return "sqrt_d";
+}
+
+std::optional<ScaleKind> parse_scale(std::string_view name) {
+  if (name == "sqrt_d") return ScaleKind::sqrt_head_dim;
+  if (name == "d") return ScaleKind::head_dim;
+  if (name == "none") return ScaleKind::none;
+  return std::nullopt;
+}
+
+float scale_divisor_for(ScaleKind scale, std::size_t head_dim) {
+  const float d = static_cast<float>(head_dim);
+  switch (scale) {
+    case ScaleKind::head_dim: return d;
+    case ScaleKind::none: return 1.0f;
+    case ScaleKind::sqrt_head_dim: break;
+  }
+  return std::sqrt(d);
+}
+
 InputError make_input_error(std::string path, std::string_view what) {
   std::string message = path;
   message += ": ";

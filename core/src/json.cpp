@@ -9,6 +9,13 @@
 
 namespace attn::json {
 
+Value::Value() = default;
+Value::Value(const Value&) = default;
+Value::Value(Value&&) noexcept = default;
+Value& Value::operator=(const Value&) = default;
+Value& Value::operator=(Value&&) noexcept = default;
+Value::~Value() = default;
+
 const Value* Value::find(std::string_view key) const {
   for (const auto& [name, value] : object)
     if (name == key) return &value;
@@ -322,6 +329,24 @@ void write_number(std::string& out, double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.9g", value);
   out += buffer;
+}
+
+std::string member_path(std::string_view name) {
+  const auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  bool is_plain = !name.empty() && name.size() <= 64;
+  for (const char c : name) is_plain = is_plain && plain(c);
+  if (is_plain) return std::string(name);
+  std::size_t length = name.size();
+  if (length > 32) {
+    length = 32;  // back to the start of a UTF-8 character
+    while (length > 0 && (static_cast<unsigned char>(name[length]) & 0xC0) == 0x80) --length;
+  }
+  std::string path;
+  write_string(path, name.substr(0, length));
+  if (length < name.size()) path.insert(path.size() - 1, "...");
+  return path;
 }
 
 void write_string(std::string& out, std::string_view text) {

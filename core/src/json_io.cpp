@@ -144,12 +144,12 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
   if (!parsed.value) return make_input_error("input", parsed.error);
   const json::Value& root = *parsed.value;
   if (root.type != json::Value::Type::object)
-    return make_input_error("input", "must be a JSON object with tokens, q, k, v and mask, " + got(root));
+    return make_input_error("input", "must be a JSON object with tokens, q, k, v, mask and scale, " + got(root));
 
   for (const auto& [key, value] : root.object) {
     (void)value;
-    if (key != "tokens" && key != "q" && key != "k" && key != "v" && key != "mask")
-      return make_input_error(key, "is not a known field (expected tokens, q, k, v, mask)");
+    if (key != "tokens" && key != "q" && key != "k" && key != "v" && key != "mask" && key != "scale")
+      return make_input_error(json::member_path(key), "is not a known field (expected tokens, q, k, v, mask, scale)");
   }
 
   AttentionInput input;
@@ -175,11 +175,20 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
   if (auto error = read_matrix(root, "v", token_count, input.q.cols, input.v)) return *error;
 
   if (const json::Value* mask = root.find("mask")) {
-    if (mask->type != json::Value::Type::string)
-      return make_input_error("mask", "must be \"causal\" or \"none\", " + got(*mask));
-    const std::optional<MaskKind> kind = parse_mask(mask->string);
-    if (!kind) return make_input_error("mask", "must be \"causal\" or \"none\", " + got(*mask));
-    input.mask = *kind;
+    const char* expected = "must be \"causal\", \"none\" or \"causal_zero\", ";
+    if (mask->type != json::Value::Type::string) return make_input_error("mask", expected + got(*mask));
+    const std::optional<MaskVariant> variant = parse_mask_variant(mask->string);
+    if (!variant) return make_input_error("mask", expected + got(*mask));
+    input.mask = variant->mask;
+    input.mask_fill = variant->fill;
+  }
+
+  if (const json::Value* scale = root.find("scale")) {
+    const char* expected = "must be \"sqrt_d\", \"d\" or \"none\", ";
+    if (scale->type != json::Value::Type::string) return make_input_error("scale", expected + got(*scale));
+    const std::optional<ScaleKind> kind = parse_scale(scale->string);
+    if (!kind) return make_input_error("scale", expected + got(*scale));
+    input.scale = *kind;
   }
 
   // The same checks a C++ caller gets (token text, limits), so no path skips them.
@@ -192,7 +201,8 @@ std::string trace_to_json(const Trace& t) {
   const std::size_t d = t.head_dim;
   std::string out = "{";
   write_key(out, "tokens"); write_strings(out, t.tokens);
-  write_key(out, "mask"); json::write_string(out, mask_name(t.mask));
+  write_key(out, "mask"); json::write_string(out, mask_variant_name(t.mask, t.mask_fill));
+  write_key(out, "scale"); json::write_string(out, scale_name(t.scale));
   write_key(out, "token_count"); json::write_number(out, static_cast<double>(T));
   write_key(out, "head_dim"); json::write_number(out, static_cast<double>(d));
   write_key(out, "q"); write_matrix(out, t.q);
@@ -227,7 +237,8 @@ std::string attention_input_to_json(const AttentionInput& input) {
   write_key(out, "q"); write_matrix(out, input.q);
   write_key(out, "k"); write_matrix(out, input.k);
   write_key(out, "v"); write_matrix(out, input.v);
-  write_key(out, "mask"); json::write_string(out, mask_name(input.mask));
+  write_key(out, "mask"); json::write_string(out, mask_variant_name(input.mask, input.mask_fill));
+  write_key(out, "scale"); json::write_string(out, scale_name(input.scale));
   out += '}';
   return out;
 }

@@ -26,7 +26,7 @@ namespace {
 // Below this many tokens, blocking four rows costs more than it saves (measured: see the
 // benchmark); above the second threshold, tiles keep the scores of a block in L1.
 constexpr std::size_t blocked_min_tokens = 8;
-constexpr std::size_t tiled_min_tokens = 4096;
+constexpr std::size_t tiled_min_tokens = 1024;
 constexpr std::size_t tile_keys = 64;
 
 bool any_shape(std::size_t, std::size_t) { return true; }

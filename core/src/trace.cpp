@@ -32,6 +32,8 @@ Trace compute_trace(const AttentionInput& input) {
   Trace trace;
   trace.tokens = input.tokens;
   trace.mask = input.mask;
+  trace.mask_fill = input.mask_fill;
+  trace.scale = input.scale;
   trace.token_count = T;
   trace.head_dim = d;
   trace.q = input.q;
@@ -53,19 +55,23 @@ Trace compute_trace(const AttentionInput& input) {
     }
   }
 
-  // Step 2: divide by √d so the spread of the scores does not grow with head_dim.
-  trace.scale_divisor = std::sqrt(static_cast<float>(d));
+  // Step 2: divide by √d so the spread of the scores does not grow with head_dim (or by d or
+  // by 1, the FAQ's variants).
+  trace.scale_divisor = scale_divisor_for(input.scale, d);
   trace.scaled = Matrix(T, T);
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j)
       trace.scaled.at(i, j) = trace.scores.at(i, j) / trace.scale_divisor;
 
   // Step 3: hide what token i may not see with -infinity, which step 4 turns into exactly 0.
-  const float minus_infinity = -std::numeric_limits<float>::infinity();
+  // (The FAQ's wrong fill writes 0 instead, an ordinary score that step 4 gives weight to.)
+  const float hidden = input.mask_fill == MaskFill::zero
+                           ? 0.0f
+                           : -std::numeric_limits<float>::infinity();
   trace.masked = Matrix(T, T);
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j)
-      trace.masked.at(i, j) = is_visible(input.mask, i, j) ? trace.scaled.at(i, j) : minus_infinity;
+      trace.masked.at(i, j) = is_visible(input.mask, i, j) ? trace.scaled.at(i, j) : hidden;
 
   // Step 4: softmax of each row: exponentials, their total, and the weights.
   trace.exponentials = Matrix(T, T);

@@ -20,6 +20,38 @@ enum class MaskKind {
 std::string_view mask_name(MaskKind mask);
 std::optional<MaskKind> parse_mask(std::string_view name);
 
+// What step 3 writes into a cell the mask hides. The FAQ's variant `zero` is the mistake it
+// warns about: a hidden score of 0 is an ordinary score, e^0 = 1, so the softmax still spends
+// weight on the future words. It changes nothing under MaskKind::none (no cell is hidden).
+enum class MaskFill {
+  minus_infinity,  // e^-∞ = 0: hidden words get exactly no weight (the correct mask)
+  zero,            // hidden scores become 0 and leak weight onto the words they should hide
+};
+
+// The mask as JSON and the trace name it, one name for the pair: "causal", "none", or
+// "causal_zero" (causal, hidden cells filled with 0 instead of -infinity).
+struct MaskVariant {
+  MaskKind mask = MaskKind::causal;
+  MaskFill fill = MaskFill::minus_infinity;
+};
+std::string_view mask_variant_name(MaskKind mask, MaskFill fill);
+std::optional<MaskVariant> parse_mask_variant(std::string_view name);
+
+// What step 2 divides the scores by. The FAQ compares the three.
+enum class ScaleKind {
+  sqrt_head_dim,  // ÷ √d_k: keeps the spread of the scores near 1 whatever head_dim is
+  head_dim,       // ÷ d_k: over-corrects, the spread shrinks as 1/√d_k and the weights go flat
+  none,           // ÷ 1: the spread grows as √d_k and the softmax saturates
+};
+
+// "sqrt_d", "d", "none", as JSON and the trace name them.
+std::string_view scale_name(ScaleKind scale);
+std::optional<ScaleKind> parse_scale(std::string_view name);
+
+// √d, d or 1, in float32 (for sqrt_head_dim exactly std::sqrt(float(d)), as the trace has
+// always used).
+float scale_divisor_for(ScaleKind scale, std::size_t head_dim);
+
 // The documented limits. The trace stores T×T×head_dim products (the working of every score
 // and every weighted value row), so T and head_dim are bounded to keep it small enough to show.
 // Values are bounded so that no dot product can overflow float32:
@@ -37,6 +69,10 @@ struct AttentionInput {
   Matrix k;                         // [T][d]
   Matrix v;                         // [T][d]
   MaskKind mask = MaskKind::causal;
+  // The FAQ's variants. The defaults are the article's attention; the fast kernels
+  // (kernels.h) compute only that, so these two are the reference trace's alone.
+  MaskFill mask_fill = MaskFill::minus_infinity;
+  ScaleKind scale = ScaleKind::sqrt_head_dim;
 };
 
 // A problem with the input, named by its JSON path (for example "q[1][3]") so a reader can

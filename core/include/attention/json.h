@@ -21,6 +21,15 @@ struct Value {
   std::vector<std::pair<std::string, Value>> object;
 
   const Value* find(std::string_view key) const;  // object member, or nullptr
+
+  // Declared here, defined (defaulted) in json.cpp: implicit ones would make clang with
+  // libstdc++ instantiate std::pair<std::string, Value> inside its own instantiation.
+  Value();
+  Value(const Value&);
+  Value(Value&&) noexcept;
+  Value& operator=(const Value&);
+  Value& operator=(Value&&) noexcept;
+  ~Value();
 };
 
 std::string_view type_name(Value::Type type);  // "null", "a number", "an array", ...
@@ -37,6 +46,11 @@ inline constexpr std::size_t max_depth = 64;
 // magnitude is beyond double's range (1e400) is read as ±infinity, and the caller's range check
 // reports it against the field it sits in.
 ParseResult parse(std::string_view text);
+
+// A member name as the path that starts an error message: the name itself when it is a plain
+// word (letters, digits, '_', at most 64 bytes), otherwise JSON-quoted and escaped, cut to its
+// first 32 bytes, so that no name can make a message start empty, span lines or grow unbounded.
+std::string member_path(std::string_view name);
 
 // Writer helpers. Floats are written with 9 significant digits (they round-trip a float32);
 // non-finite values are written as null, since JSON has no infinity.

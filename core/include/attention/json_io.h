@@ -12,15 +12,23 @@
 
 namespace attn {
 
-// {"tokens":["the","cat"],"q":[[...]],"k":[[...]],"v":[[...]],"mask":"causal"}
-// mask is optional ("causal" by default). Returns the validated input or the first error.
+// {"tokens":["the","cat"],"q":[[...]],"k":[[...]],"v":[[...]],"mask":"causal","scale":"sqrt_d"}
+// mask and scale are optional; the defaults are the article's attention.
+//   mask:  "causal" (the default), "none" (every token sees every token), or "causal_zero" (the
+//          FAQ's mistake: causal, but hidden cells get the score 0 instead of -infinity, so
+//          weight leaks onto the future words).
+//   scale: "sqrt_d" (÷ √head_dim, the default), "d" (÷ head_dim) or "none" (÷ 1).
+// Returns the validated input or the first error.
 std::variant<AttentionInput, InputError> parse_attention_input(std::string_view json_text);
 
-// The trace as one JSON object: tokens, mask, token_count, head_dim, q, k, v, score_terms,
-// scores, scale_divisor, scaled, masked (null where -infinity), exponentials, row_max,
-// row_shifted, row_totals, weights, weight_sums, weighted_values, out.
+// The trace as one JSON object: tokens, mask ("causal", "none" or "causal_zero"), scale
+// ("sqrt_d", "d" or "none"), token_count, head_dim, q, k, v, score_terms, scores,
+// scale_divisor (√d, d or 1), scaled, masked (null where -infinity; 0 in hidden cells under
+// "causal_zero"), exponentials, row_max, row_shifted, row_totals, weights, weight_sums,
+// weighted_values, out.
 std::string trace_to_json(const Trace& trace);
 
+// The input in the shape parse_attention_input reads, mask and scale always written.
 std::string attention_input_to_json(const AttentionInput& input);
 std::string vocabulary_to_json(const article::Vocabulary& vocabulary);
 std::string next_word_to_json(const NextWordScores& scores);

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// The benchmark in Node: our kernels through the built JS API (build/site), onnxruntime-web and
+// tfjs-backend-wasm from node_modules (their .wasm files read from disk, never fetched), plain
+// JS, and the SIMD128 peak, all in this one process. Writes build/bench/results-node.json, copies
+// it next to the site's benchmark page, and prints Markdown tables.
+//
+//   node bench/run-node.mjs [--quick] [--sizes 4,64] [--d 64] [--reps N] [--only ours,plain-js]
+
+import { mkdir, readFile, writeFile, copyFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { isSelected, parseBenchArguments, USAGE } from './options.mjs';
+import { ourContenders } from './ours.mjs';
+import { measurePeak } from './peak.mjs';
+import { plainJsContender, PLAIN_JS_ID } from './peers/plain-js.mjs';
+import { markdownReport } from './report.mjs';
+import { runBenchmark } from './suite.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+async function packageVersion(name) {
+  // Not every package exports its package.json; find it next to the resolved entry instead.
+  let dir = path.dirname(require.resolve(name));
+  while (dir !== path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    const info = await stat(file).catch(() => null);
+    if (info) {
+      const json = JSON.parse(await readFile(file, 'utf8'));
+      if (json.name === name) return json.version;
+    }
+    dir = path.dirname(dir);
+  }
+  return 'unknown';
+}
+
+async function loadOnnxruntime() {
+  const ort = await import('onnxruntime-web');
+  // The .wasm (and its loader) from node_modules, never from a CDN.
+  ort.env.wasm.wasmPaths = `${path.dirname(require.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'))}/`;
+  const { onnxruntimeContenders } = await import('./peers/onnxruntime.mjs');
+  return onnxruntimeContenders(ort);
+}
+
+async function loadTfjs() {
+  const tf = await import('@tensorflow/tfjs-core');
+  const wasmBackend = await import('@tensorflow/tfjs-backend-wasm');
+  wasmBackend.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+  wasmBackend.setThreadsCount(1);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend failed to start');
+  const { tfjsContenders } = await import('./peers/tfjs.mjs');
+  const version = await packageVersion('@tensorflow/tfjs-backend-wasm');
+  return tfjsContenders({ ...tf, wasm: wasmBackend }, version);
+}
+
+/**
+ * Runs the benchmark in this process and returns the result document.
+ * @param {object} options  parseBenchArguments() output, plus optional `log`
+ */
+export async function runNodeBenchmark(options = {}) {
+  const { only, log = (line) => console.error(line) } = options;
+  const notes = [];
+  const siteModule = pathToFileURL(path.join(ROOT, 'build/site/attention-explainer.js')).href;
+  const { createAttention } = await import(siteModule);
+  const ours = await ourContenders(createAttention, {
+    kernels: (name) => isSelected(only, `ours:${name}`) || isSelected(only, 'ours-default'),
+    scalarBuild: isSelected(only, 'ours-scalar-build'),
+  });
+  notes.push(...ours.notes);
+  const peers = [];
+  const loaders = [['ort', loadOnnxruntime], ['tfjs', loadTfjs]];
+  for (const [prefix, load] of loaders) {
+    if (!only || only.some((o) => o.startsWith(prefix) || prefix.startsWith(o))) {
+      try {
+        peers.push(...(await load()).filter((c) => isSelected(only, c.id)));
+      } catch (error) {
+        notes.push(`${prefix} was not measured: ${error.message}`);
+        log(`${prefix} was not measured: ${error.message}`);
+      }
+    }
+  }
+  if (isSelected(only, PLAIN_JS_ID)) peers.push(plainJsContender());
+  const contenders = [...ours.contenders.filter((c) => isSelected(only, c.id) || c.id === 'ours-default'), ...peers];
+  const cpus = os.cpus();
+  const loadBefore = os.loadavg();
+  const doc = await runBenchmark({
+    ...options,
+    contenders,
+    peerIds: peers.map((p) => p.id),
+    attention: ours.attention,
+    defaultKernel: ours.attention?.defaultKernel ? (t, d) => ours.attention.defaultKernel(t, d) : undefined,
+    measurePeak,
+    notes,
+    log,
+    environment: {
+      name: 'node',
+      runtime: `Node ${process.version} (V8 ${process.versions.v8})`,
+      cpu: cpus[0]?.model?.trim(),
+      logical_cpus: cpus.length,
+      platform: `${process.platform}-${process.arch}`,
+    },
+  });
+  recordLoad(doc, loadBefore, os.loadavg());
+  return doc;
+}
+
+/**
+ * Records the machine's load average around a run, with a warning when other work was running:
+ * the benchmark itself keeps one CPU busy, so a one-minute load average at or above the number of
+ * CPUs means something else competed for them.
+ */
+export function recordLoad(doc, before, after) {
+  doc.environment.load_average = { before, after };
+  const cpus = os.cpus().length;
+  const highest = Math.max(before[0], after[0]);
+  if (highest >= cpus) {
+    doc.warnings.push(`the machine's load average reached ${highest.toFixed(1)} on ${cpus} logical CPUs: ` +
+      'other work competed with the benchmark, so these figures understate what the machine can do');
+  }
+}
+
+/**
+ * Writes the document to `file`; with `siteName`, also copies it into build/site (when the site
+ * is built) so that the site's benchmark page can plot it.
+ */
+export async function saveResults(doc, file, siteName) {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(doc, null, 1)}\n`);
+  const siteDir = path.join(ROOT, 'build/site');
+  if (siteName && (await stat(siteDir).catch(() => null))) await copyFile(file, path.join(siteDir, siteName));
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseBenchArguments(process.argv.slice(2));
+  } catch (error) {
+    console.error(`run-node: ${error.message}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(`usage: node bench/run-node.mjs [options]\n${USAGE}`);
+    return;
+  }
+  const doc = await runNodeBenchmark(options);
+  const out = path.resolve(options.out ?? path.join(ROOT, 'build/bench/results-node.json'));
+  // Only the default location feeds the site's page: a run written elsewhere (a smoke test, an
+  // experiment) does not replace the figures the page shows.
+  await saveResults(doc, out, options.out ? undefined : 'benchmark-results-node.json');
+  console.log(markdownReport(doc));
+  console.error(`wrote ${path.relative(process.cwd(), out)}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error?.stack ?? error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,80 @@
+// Reading a JSON request member by member, with messages that start with the member's path, and
+// writing an answer. Internal to the core: the sequel's JSON calls (sequel_json.cpp) use it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "attention/attention_input.h"
+#include "attention/json.h"
+#include "attention/matrix.h"
+
+namespace attn::json_request {
+
+using json::Value;
+
+// Requests are refused beyond this many bytes.
+inline constexpr std::size_t max_request_bytes = 8u << 20;
+
+// "got an array", "got 65", "got \"NaN\"" (the JS wrapper passes NaN and ±Infinity as strings).
+std::string got(const Value& value);
+
+std::string index_path(std::string_view base, std::size_t index);
+
+// The request as a JSON object holding only the known members ("input: ..." otherwise; an
+// unknown member "colour: is not a known field (expected ...)").
+std::variant<Value, InputError> parse_request(std::string_view text,
+                                              std::initializer_list<std::string_view> known);
+
+// A whole number in [lowest, highest].
+std::optional<InputError> read_whole_value(const Value& value, const std::string& path,
+                                           double lowest, double highest, double& out);
+
+// The member `key` as a count in [lowest, highest]; `out` keeps its default when absent.
+std::optional<InputError> read_count(const Value& root, std::string_view key, std::size_t lowest,
+                                     std::size_t highest, std::size_t& out);
+
+// "seed": a whole number from 0 to 2^53 - 1.
+std::optional<InputError> read_seed(const Value& root, std::uint64_t& seed);
+
+// A finite number in [lowest, highest] (either bound may be open: `lowest_open`).
+std::optional<InputError> read_number_in(const Value& root, std::string_view key, double lowest,
+                                         bool lowest_open, double highest, double& out);
+
+// One of `choices`; `out` keeps its default when absent.
+std::optional<InputError> read_choice(const Value& root, std::string_view key,
+                                      std::initializer_list<std::string_view> choices,
+                                      std::string& out);
+
+std::optional<InputError> read_mask(const Value& root, std::initializer_list<std::string_view> choices,
+                                    MaskVariant& out);
+std::optional<InputError> read_scale(const Value& root, ScaleKind& out);
+
+// "tokens": 1 to Limits::max_tokens strings; `out` keeps its default when absent.
+std::optional<InputError> read_tokens(const Value& root, std::vector<std::string>& out);
+
+// A table of `rows` rows of `cols` finite numbers within ±max_abs (cols 0: any width from 1 to
+// max_cols, the same for every row). Paths: "x", "x[1]", "x[1][2]".
+std::optional<InputError> read_table(const Value& table, const std::string& path, std::size_t rows,
+                                     std::size_t cols, std::size_t max_cols, double max_abs,
+                                     const char* cols_meaning, Matrix& out);
+
+// ---- writing ------------------------------------------------------------------------------
+
+void write_key(std::string& out, std::string_view key);
+void write_matrix(std::string& out, const Matrix& m);  // non-finite entries as null
+void write_floats(std::string& out, const std::vector<float>& values);
+void write_strings(std::string& out, const std::vector<std::string>& strings);
+void write_counts(std::string& out, const std::vector<std::size_t>& values);
+// Whole numbers below 2^53 in full ("671000000000"), others as the shortest decimal text that
+// reads back as exactly `value`; non-finite values as null.
+void write_shortest(std::string& out, double value);
+void write_bool(std::string& out, bool value);
+
+}  // namespace attn::json_request

@@ -1,0 +1,188 @@
+// Shared plumbing for the embedding tests: host pages of our own (tests/browser/fixtures) served
+// next to the built site, the way an author's site would hold a copy of it; a float64
+// reference; and readers that look into the elements' open shadow roots (the tests may search
+// the page; the components themselves never do).
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { SITE_ROOT, startStaticServer } from './browser-harness.mjs';
+
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** The assembled site: build/site, or the folder ATTN_SITE_DIR names (as for tests/web). */
+export const SITE = path.resolve(process.env.ATTN_SITE_DIR ?? SITE_ROOT);
+export const TEST_TIMEOUT = 90_000;
+const MINUS = '\u2212';
+
+/** Fails early, with the fix, when the site has not been built. */
+export function requireBuiltSite() {
+  for (const file of ['attention-explainer.js', 'attention-core.wasm', 'embed.html', 'embed-resize.js']) {
+    if (!existsSync(path.join(SITE, file))) {
+      throw new Error(`${path.join(SITE, file)} is missing: build the site first (scripts/build)`);
+    }
+  }
+}
+
+/**
+ * Serves a folder holding `site/` (the built site) and `fixtures/` (the host pages), as an
+ * author's server would hold both. Options are startStaticServer's.
+ * @param {{csp?: string}} [options]
+ */
+export async function startHostServer(options = {}) {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'attention-embed-'));
+  await symlink(SITE, path.join(root, 'site'), 'dir');
+  await symlink(FIXTURES, path.join(root, 'fixtures'), 'dir');
+  const server = await startStaticServer({ root, port: 0, ...options });
+  return {
+    ...server,
+    fixture: (name) => `${server.url}fixtures/${name}`,
+    async close() {
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens `url` in a fresh context, recording console messages, page errors, failed requests,
+ * every requested URL and dialogs (an alert() would be one).
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ */
+export async function openHostPage(browser, url, { viewport = { width: 1100, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const record = { console: [], warnings: [], errors: [], pageErrors: [], failedRequests: [], requests: [], dialogs: [] };
+  page.on('console', (message) => {
+    record.console.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'warning') record.warnings.push(message.text());
+    if (message.type() === 'error') record.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => record.pageErrors.push(error.message));
+  page.on('request', (request) => record.requests.push(request.url()));
+  page.on('response', (response) => {
+    if (response.status() >= 400) record.failedRequests.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => record.failedRequests.push(`failed ${request.url()}`));
+  page.on('dialog', (dialog) => {
+    record.dialogs.push(dialog.message());
+    dialog.dismiss().catch(() => {});
+  });
+  await page.addInitScript(() => {
+    globalThis.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      globalThis.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  const response = await page.goto(url);
+  return {
+    page,
+    response,
+    record,
+    cspViolations: () => page.evaluate(() => globalThis.__cspViolations),
+    close: () => context.close(),
+  };
+}
+
+/**
+ * Waits until every attention-* element of the document (or of `frame`) has either a trace on
+ * screen or a message in its box, and nothing still says "computing…".
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} target
+ */
+export async function waitForElements(target) {
+  await target.waitForFunction(() => {
+    const elements = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-'));
+    return elements.length > 0 && elements.every((el) => {
+      const root = el.shadowRoot;
+      if (!root) return false;
+      const message = root.querySelector('.message:not(.edit-message)');
+      if (message && !message.hidden) return true;
+      return el.trace !== null && !root.querySelector('.computing');
+    });
+  }, undefined, { timeout: 30_000 });
+}
+
+/**
+ * A table inside an element's shadow root as rows of printed text (an editable cell gives its
+ * input's value). Null when the element shows no such table.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} target
+ * @param {string} hostId
+ * @param {string} name  the table's data-table
+ */
+export function readShadowTable(target, hostId, name) {
+  return target.evaluate(([id, tableName]) => {
+    const host = document.getElementById(id);
+    const table = host?.shadowRoot?.querySelector(`table[data-table="${tableName}"]`);
+    if (!table) return null;
+    const cellText = (cell) => cell.querySelector('input')?.value ?? cell.querySelector('.value')?.textContent ?? cell.textContent;
+    const rows = (section) => Array.from(section?.rows ?? [], (row) => ({
+      label: row.cells[0].textContent,
+      cells: Array.from(row.cells).slice(1).map(cellText),
+      masked: Array.from(row.cells).slice(1).map((cell) => cell.dataset.masked === 'true'),
+    }));
+    return {
+      caption: table.caption?.textContent ?? '',
+      columns: Array.from(table.tHead.rows[0].cells).slice(1).map((cell) => cell.textContent),
+      rows: rows(table.tBodies[0]),
+      footer: rows(table.tFoot),
+    };
+  }, [hostId, name]);
+}
+
+/** The visible message in an element's box, or null. */
+export function readMessage(target, hostId) {
+  return target.evaluate((id) => {
+    const message = document.getElementById(id)?.shadowRoot?.querySelector('.message:not(.edit-message)');
+    return message && !message.hidden ? message.textContent : null;
+  }, hostId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The float64 reference: one attention head written out plainly, independent of the core.
+
+export function referenceAttention({ tokens, q, k, v, mask = 'causal' }) {
+  const headDim = q[0].length;
+  const visible = (i, j) => mask === 'none' || j <= i;
+  const scores = q.map((qi) => k.map((kj) => qi.reduce((s, x, c) => s + x * kj[c], 0)));
+  const scaled = scores.map((row) => row.map((x) => x / Math.sqrt(headDim)));
+  const masked = scaled.map((row, i) => row.map((x, j) => (visible(i, j) ? x : -Infinity)));
+  const exponentials = masked.map((row) => row.map((x) => Math.exp(x)));
+  const totals = exponentials.map((row) => row.reduce((s, x) => s + x, 0));
+  const weights = exponentials.map((row, i) => row.map((x) => x / totals[i]));
+  const out = weights.map((row) => v[0].map((_, c) => row.reduce((s, w, j) => s + w * v[j][c], 0)));
+  return { tokens, scores, scaled, masked, exponentials, totals, weights, out };
+}
+
+/** Parses a number as the elements print it: U+2212 minus, "−∞". */
+export function parsePrinted(text) {
+  const normal = text.trim().replace(/\u2212/g, '-');
+  if (normal === '-\u221e') return -Infinity;
+  if (!/^-?\d+(\.\d+)?$/.test(normal)) throw new Error(`not a printed number: "${text}"`);
+  return Number(normal);
+}
+
+/** `text` is `expected` written with `decimals` decimals (to within float32 rounding). */
+export function assertPrinted(text, expected, decimals, what) {
+  assert.ok(!text.includes('-'), `${what}: "${text}" uses a hyphen instead of U+2212`);
+  if (expected === -Infinity) {
+    assert.equal(text, `${MINUS}\u221e`, `${what}: a masked score reads "${text}"`);
+    return;
+  }
+  assert.match(text, new RegExp(`^${MINUS}?\\d+\\.\\d{${decimals}}$`), `${what}: "${text}" has not ${decimals} decimals`);
+  const tolerance = 0.5 * 10 ** -decimals + 1e-6;
+  assert.ok(Math.abs(parsePrinted(text) - expected) <= tolerance,
+    `${what}: the element prints ${text}, the float64 reference is ${expected}`);
+}
+
+/** Every body cell of a table against a reference matrix. */
+export function assertTable(table, expected, decimals, what) {
+  assert.ok(table, `${what}: the table is shown`);
+  assert.equal(table.rows.length, expected.length, `${what}: row count`);
+  table.rows.forEach((row, i) => {
+    expected[i].forEach((value, j) => assertPrinted(row.cells[j], value, decimals, `${what} ${row.label}/${table.columns[j]}`));
+  });
+}

@@ -1,0 +1,153 @@
+// attend(), the fast path of the module, in Node against the built wasm core: every kernel of
+// both builds against a float64 reference, the errors a caller can make, and a heap that stays
+// put over repeated calls.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
+const { createAttention } = await import(pathToFileURL(join(siteDir, 'attention-explainer.js')).href);
+
+// Deterministic values in [-2, 2).
+function seededValues(length, seed) {
+  const values = new Float32Array(length);
+  let state = seed >>> 0;
+  for (let i = 0; i < length; i += 1) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    values[i] = (state / 2 ** 32) * 4 - 2;
+  }
+  return values;
+}
+
+// softmax(mask(q kᵀ / √d)) v in float64, from the formula.
+function attendF64(q, k, v, t, d, mask) {
+  const out = new Float64Array(t * d);
+  for (let i = 0; i < t; i += 1) {
+    const visible = mask === 'causal' ? i + 1 : t;
+    const scores = [];
+    for (let j = 0; j < visible; j += 1) {
+      let dot = 0;
+      for (let c = 0; c < d; c += 1) dot += q[i * d + c] * k[j * d + c];
+      scores.push(dot / Math.sqrt(d));
+    }
+    const max = Math.max(...scores);
+    const e = scores.map((s) => Math.exp(s - max));
+    const total = e.reduce((a, b) => a + b, 0);
+    for (let j = 0; j < visible; j += 1)
+      for (let c = 0; c < d; c += 1) out[i * d + c] += (e[j] / total) * v[j * d + c];
+  }
+  return out;
+}
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, what);
+  for (let e = 0; e < actual.length; e += 1) {
+    const budget = 1e-5 * (1 + Math.abs(expected[e]));
+    if (!(Math.abs(actual[e] - expected[e]) <= budget)) {
+      assert.fail(`${what}: element ${e} is ${actual[e]}, float64 gives ${expected[e]}`);
+    }
+  }
+}
+
+function inputs(t, d, seed) {
+  return { q: seededValues(t * d, seed), k: seededValues(t * d, seed + 1), v: seededValues(t * d, seed + 2), t, d };
+}
+
+for (const build of ['simd', 'scalar']) {
+  describe(`attend() in the ${build} build`, () => {
+    let attention;
+    before(async () => { attention = await createAttention({ build }); });
+
+    it('has the kernels of its build', () => {
+      const isas = new Set(attention.kernels().map((kernel) => kernel.isa));
+      assert.ok(isas.has('scalar'));
+      assert.equal(isas.has('wasm-simd128'), build === 'simd');
+    });
+
+    it('every kernel matches float64 around the block and tile sizes, both masks', () => {
+      for (const kernel of attention.kernels()) {
+        for (const [t, d] of [[1, 4], [3, 8], [4, 64], [5, 12], [63, 64], [64, 64], [65, 64], [130, 16]]) {
+          for (const mask of ['causal', 'none']) {
+            const input = inputs(t, d, t * 31 + d);
+            const out = attention.attend({ ...input, mask, kernel: kernel.name });
+            assert.ok(out instanceof Float32Array);
+            assertClose(out, attendF64(input.q, input.k, input.v, t, d, mask), `${kernel.name} t=${t} d=${d} ${mask}`);
+          }
+        }
+      }
+    });
+  });
+}
+
+describe('attend() as a caller meets it', () => {
+  let attention;
+  before(async () => { attention = await createAttention(); });
+
+  it('picks a kernel for the shape when none is named, causal by default', () => {
+    assert.match(attention.defaultKernel(2, 64), /_1x4$/);
+    assert.match(attention.defaultKernel(256, 64), /_4x8$/);
+    assert.match(attention.defaultKernel(8192, 64), /_tiled64$/);
+    const input = inputs(70, 64, 5);
+    assertClose(attention.attend(input), attendF64(input.q, input.k, input.v, 70, 64, 'causal'), 'default');
+  });
+
+  it('leaves the caller\'s arrays untouched', () => {
+    const input = inputs(9, 8, 11);
+    const copies = [input.q.slice(), input.k.slice(), input.v.slice()];
+    attention.attend(input);
+    assert.deepEqual([input.q, input.k, input.v], copies);
+  });
+
+  it('does not grow the heap over repeated calls of one shape', () => {
+    const input = inputs(512, 64, 3);
+    attention.attend(input);
+    const heap = attention.heapBytes();
+    for (let call = 0; call < 200; call += 1) attention.attend(input);
+    assert.equal(attention.heapBytes(), heap);
+  });
+
+  it('throws an Error naming the argument at fault', () => {
+    const good = inputs(2, 4, 1);
+    const cases = [
+      [undefined, /^attend: /],
+      [{ ...good, t: 0 }, /^t: must be a positive integer/],
+      [{ ...good, t: 2.5 }, /^t: /],
+      [{ ...good, d: '4' }, /^d: must be a positive integer, got "4"/],
+      [{ ...good, q: [0, 0, 0, 0, 0, 0, 0, 0] }, /^q: must be a Float32Array/],
+      [{ ...good, k: new Float32Array(7) }, /^k: has length 7; expected t·d = 2 × 4 = 8/],
+      [{ ...good, v: new Float64Array(8) }, /^v: must be a Float32Array/],
+      [{ ...good, mask: 'diagonal' }, /^mask: must be "causal" or "none", got "diagonal"/],
+      [{ ...good, kernel: 'fastest' }, /^kernel: unknown kernel "fastest"; this build has attend__/],
+      [{ ...good, q: Float32Array.from([0, 0, 0, 0, 0, Number.NaN, 0, 0]) }, /^q\[1\]\[1\]: must be a finite number/],
+      [{ ...good, k: Float32Array.from([0, 0, 0, 0, 0, 0, Infinity, 0]) }, /^k\[1\]\[2\]: must be a finite number/],
+      [{ ...good, v: Float32Array.from([3e15, 0, 0, 0, 0, 0, 0, 0]) }, /^v\[0\]\[0\]: is outside the allowed range/],
+      [{ q: new Float32Array(6), k: new Float32Array(6), v: new Float32Array(6), t: 2, d: 3, kernel: attention.kernels().find((k) => /_4x8$/.test(k.name)).name },
+        /^kernel: attend__\w+ does not support head_dim 3/],
+      [{ ...inputs(1, 1, 1), t: 2 ** 21, d: 1, q: new Float32Array(2 ** 21), k: new Float32Array(2 ** 21), v: new Float32Array(2 ** 21) }, /^t: is 2097152; the limit is/],
+    ];
+    for (const [input, pattern] of cases) {
+      assert.throws(() => attention.attend(input), (error) => error instanceof Error && pattern.test(error.message),
+        `expected ${pattern}`);
+    }
+    // And it still works afterwards.
+    assertClose(attention.attend(good), attendF64(good.q, good.k, good.v, 2, 4, 'causal'), 'after errors');
+  });
+
+  it('refuses an unknown build', async () => {
+    await assert.rejects(createAttention({ build: 'gpu' }), /^Error: build: must be "simd", "scalar" or "embed", got "gpu"/);
+  });
+});
+
+describe('the embed build (what the elements load)', () => {
+  it('offers the trace and the article only, with the same numbers as the full build', async () => {
+    const embed = await createAttention({ build: 'embed' });
+    const full = await createAttention();
+    assert.deepEqual(Object.keys(embed).sort(), ['article', 'checkArticle', 'run', 'scoreNextWord']);
+    const input = full.article().four_words;
+    assert.deepEqual(embed.run(input), full.run(input));
+    assert.throws(() => embed.run({ ...input, mask: 'diagonal' }), /^Error: mask: /);
+    assert.ok(embed.checkArticle().every((claim) => claim.matches));
+  });
+});

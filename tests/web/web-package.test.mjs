@@ -1,0 +1,150 @@
+// The web package around the embeddable elements, checked against what it describes: the
+// generated package.json (version = CMake's project version, types first in exports), the
+// CHANGELOG's form, the hand-written declarations (every API method, element and attribute),
+// the authors' page (every element, attribute, hash key, custom property and part), and the
+// size benchmark's view of the module graph.
+//
+// Run after the wasm build (ATTN_SITE_DIR may name another assembled site folder).
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { moduleGraph } from '../../scripts/bench-size.mjs';
+import { ELEMENT_NAMES } from '../../web/element-config.js';
+import { HASH_ATTRIBUTE_KEYS, HIDEABLE } from '../../web/embed-hash.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
+const read = (...parts) => readFile(join(...parts), 'utf8');
+
+let elements;   // tag name -> class, from the built module
+let declarations;
+let authors;
+
+before(async () => {
+  assert.ok(existsSync(join(siteDir, 'package.json')), 'build/site/package.json: build the site first (scripts/build)');
+  const module = await import(pathToFileURL(join(siteDir, 'elements.js')).href);
+  elements = {
+    [ELEMENT_NAMES.explainer]: module.AttentionExplainerElement,
+    [ELEMENT_NAMES.model]: module.AttentionModelElement,
+    [ELEMENT_NAMES.step]: module.AttentionStepElement,
+    [ELEMENT_NAMES.maskGrid]: module.AttentionMaskGridElement,
+    [ELEMENT_NAMES.arrows]: module.AttentionArrowsElement,
+    [ELEMENT_NAMES.working]: module.AttentionWorkingElement,
+  };
+  declarations = await read(siteDir, 'attention-explainer.d.ts');
+  authors = await read(siteDir, 'authors.html');
+});
+
+describe('package.json of the web package', () => {
+  it('takes its version from the CMake project and exports the types first', async () => {
+    const pkg = JSON.parse(await read(siteDir, 'package.json'));
+    const cmake = await read(repoRoot, 'CMakeLists.txt');
+    const version = /project\(\s*attention_by_hand\s+VERSION\s+([0-9.]+)/.exec(cmake)?.[1];
+    assert.ok(version, 'CMakeLists.txt declares a project version');
+    assert.equal(pkg.version, version);
+    assert.equal(pkg.name, 'attention-by-hand');
+    assert.equal(pkg.type, 'module');
+    const main = pkg.exports['.'];
+    assert.deepEqual(Object.keys(main)[0], 'types', 'types come first, or TypeScript may not see them');
+    assert.equal(main.types, './attention-explainer.d.ts');
+    assert.equal(main.default, './attention-explainer.js');
+    for (const file of [main.types, main.default, pkg.types]) assert.ok(existsSync(join(siteDir, file)), file);
+  });
+});
+
+describe('CHANGELOG.md', () => {
+  it('follows Keep a Changelog and has a dated section for the package version', async () => {
+    const changelog = await read(repoRoot, 'CHANGELOG.md');
+    const pkg = JSON.parse(await read(siteDir, 'package.json'));
+    assert.match(changelog, /^# Changelog\n/);
+    assert.match(changelog, /\[Keep a Changelog\]\(https:\/\/keepachangelog\.com\/en\/1\.1\.0\/\)/);
+    const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    assert.equal(headings[0], '[Unreleased]');
+    for (const heading of headings.slice(1)) assert.match(heading, /^\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$/, heading);
+    assert.ok(headings.some((heading) => heading.startsWith(`[${pkg.version}] - `)), `a section for ${pkg.version}`);
+    for (const kind of changelog.matchAll(/^### (.+)$/gm)) {
+      assert.ok(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(kind[1]), kind[1]);
+    }
+  });
+});
+
+describe('attention-explainer.d.ts', () => {
+  it('declares every method of the API the module returns', async () => {
+    const { createAttention } = await import(pathToFileURL(join(siteDir, 'attention-explainer.js')).href);
+    const api = await createAttention();
+    const body = /export interface AttentionApi \{([\s\S]*?)\n\}/.exec(declarations)?.[1] ?? '';
+    for (const name of Object.keys(api)) assert.match(body, new RegExp(`\\n  ${name}\\(`), `AttentionApi.${name}`);
+    assert.match(declarations, /export function createAttention\(/);
+  });
+
+  it('maps every element\u2019s tag name and declares a property for each of its attributes', () => {
+    const tagMap = /interface HTMLElementTagNameMap \{([\s\S]*?)\}/.exec(declarations)?.[1] ?? '';
+    for (const [name, cls] of Object.entries(elements)) {
+      assert.match(tagMap, new RegExp(`'${name}': \\w+Element;`), name);
+      for (const attribute of cls.observedAttributes) {
+        if (attribute === 'id') continue;
+        assert.match(declarations, new RegExp(`\\n  (readonly )?${attribute}: `), `${name}: property ${attribute}`);
+      }
+    }
+    assert.match(declarations, /'attention-change': AttentionChangeEvent;/);
+    assert.match(declarations, /readonly trace: AttentionTrace \| null;/);
+  });
+});
+
+function section(id) {
+  const match = new RegExp(`<section id="${id}">([\\s\\S]*?)</section>`).exec(authors);
+  assert.ok(match, `authors.html has a section #${id}`);
+  return match[1];
+}
+
+describe('authors.html', () => {
+  it('documents every element and each of its attributes, with a snippet', () => {
+    for (const [name, cls] of Object.entries(elements)) {
+      const text = section(name);
+      assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
+      for (const attribute of cls.observedAttributes) {
+        assert.ok(text.includes(`<dt><code>${attribute}</code></dt>`), `${name}: attribute ${attribute} is documented`);
+      }
+    }
+  });
+
+  it('documents the event, the properties, every hash key, the height message and the CSP line', () => {
+    const events = section('properties-events');
+    assert.match(events, /attention-change/);
+    assert.match(events, /detail\.trace/);
+    const iframe = section('iframe');
+    for (const key of [...HASH_ATTRIBUTE_KEYS, 'editable', 'hide', ...HIDEABLE]) assert.match(iframe, new RegExp(`<code>${key}`), key);
+    assert.match(iframe, /sandbox="allow-scripts"/);
+    assert.match(iframe, /type: 'attention-by-hand:height', height/);
+    assert.match(iframe, /Access-Control-Allow-Origin: \*/);
+    assert.ok(section('csp').includes("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'"));
+  });
+
+  it('documents every custom property and part the elements use', async () => {
+    const theming = section('theming');
+    const sources = await Promise.all((await readdir(join(repoRoot, 'web')))
+      .filter((name) => name.startsWith('element') && name.endsWith('.js'))
+      .map((name) => read(repoRoot, 'web', name)));
+    const all = sources.join('\n');
+    const properties = new Set([...all.matchAll(/var\((--attention-[a-z0-9-]+)/g)].map((m) => m[1]));
+    const parts = new Set([...all.matchAll(/(?:setAttribute\('part', '|part: ')([a-z-]+)'/g)].map((m) => m[1]));
+    assert.ok(properties.size >= 10 && parts.size >= 8, `${properties.size} properties, ${parts.size} parts`);
+    for (const property of properties) assert.ok(theming.includes(`<code>${property}</code>`), property);
+    for (const part of parts) assert.ok(theming.includes(`<dt><code>${part}</code></dt>`), `part ${part}`);
+  });
+});
+
+describe('scripts/bench-size', () => {
+  it('counts the bundle, the core build the elements load and its .wasm, and nothing else', async () => {
+    const { files, dynamic } = await moduleGraph(siteDir);
+    assert.deepEqual(files, ['attention-explainer.js', 'attention-core-embed.js', 'attention-core-embed.wasm']);
+    for (const name of files) assert.ok(existsSync(join(siteDir, name)), `${name} exists`);
+    // The full and scalar builds are loaded only by a page that asks for them.
+    assert.ok(dynamic.includes('attention-core.js') && dynamic.includes('attention-core-scalar.js'));
+    assert.ok(dynamic.every((name) => !files.includes(name)));
+  });
+});

@@ -1,0 +1,281 @@
+// Type declarations for attention-explainer.js, written by hand (Emscripten 3.1.6 cannot emit
+// them). They describe the JavaScript API and the custom elements the module registers.
+
+// ---------------------------------------------------------------------------------------------
+// The JavaScript API
+
+/**
+ * Which positions a token may look at: `causal` (itself and earlier ones), `none` (all), or
+ * `causal_zero` (the FAQ's counter-example: masked scores set to 0 instead of −∞).
+ */
+export type MaskKind = 'causal' | 'none' | 'causal_zero';
+
+/** What the scores are divided by: √d_k (the default), d_k, or nothing. */
+export type ScaleKind = 'sqrt_d' | 'd' | 'none';
+
+/** One attention head's input: T tokens, and T rows of head_dim numbers each for Q, K and V. */
+export interface AttentionInput {
+  tokens: string[];
+  q: number[][];
+  k: number[][];
+  v: number[][];
+  /** Defaults to `causal`. */
+  mask?: MaskKind;
+  /** Defaults to `sqrt_d`. */
+  scale?: ScaleKind;
+}
+
+/** Every intermediate of one attention head, as computed by the core (float32 values). */
+export interface AttentionTrace {
+  tokens: string[];
+  mask: MaskKind;
+  scale: ScaleKind;
+  /** T */
+  token_count: number;
+  /** d */
+  head_dim: number;
+  /** T×d each */
+  q: number[][];
+  k: number[][];
+  v: number[][];
+  /** T×T×d: q[i][c]·k[j][c]; summed left to right they give scores[i][j]. */
+  score_terms: number[][][];
+  /** T×T */
+  scores: number[][];
+  /** √d (or d, or 1, after `scale`) */
+  scale_divisor: number;
+  /** T×T: scores ÷ scale_divisor */
+  scaled: number[][];
+  /** T×T: -Infinity where token i may not see token j. */
+  masked: number[][];
+  /** T×T: 0 where masked; e^masked, or e^(masked − row_max) when row_shifted[i]. */
+  exponentials: number[][];
+  row_max: number[];
+  row_shifted: boolean[];
+  row_totals: number[];
+  /** T×T: exactly 0 where masked. */
+  weights: number[][];
+  /** Each row of weights added up by the core. */
+  weight_sums: number[];
+  /** T×T×d: weights[i][j]·v[j][c] */
+  weighted_values: number[][][];
+  /** T×d */
+  out: number[][];
+}
+
+export interface ArticleData {
+  two_words: AttentionInput;
+  four_words: AttentionInput;
+  four_words_worked_rows: number[];
+  vocabulary: { words: string[]; vectors: number[][] };
+}
+
+export interface NextWordScores {
+  words: string[];
+  logits: number[];
+  exponentials: number[];
+  total: number;
+  shifted: boolean;
+  probabilities: number[];
+  probability_sum: number;
+  most_likely: number;
+}
+
+export interface ClaimCheck {
+  what: string;
+  printed: string;
+  computed: string;
+  matches: boolean;
+}
+
+export interface KernelInfo {
+  name: string;
+  isa: string;
+  vector_width: number;
+}
+
+/** Row-major inputs of attend(): t rows of d floats each. */
+export interface AttendInput {
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+  t: number;
+  d: number;
+  mask?: MaskKind;
+  /** A kernel name from kernels(); the fastest for the shape when left out. */
+  kernel?: string | null;
+}
+
+export interface AttentionApi {
+  /** The full trace of one head. Throws an Error whose message starts with the field's path ("q[1][3]: …"). */
+  run(input: AttentionInput): AttentionTrace;
+  /** The article's inputs (a fresh copy each call). */
+  article(): ArticleData;
+  /** Step 6, a demonstration: one output row scored against the article's vocabulary. */
+  scoreNextWord(row: number[]): NextWordScores;
+  /** Every number the article prints, compared with what the core computes. */
+  checkArticle(): ClaimCheck[];
+  /** The attention kernels compiled into this build. */
+  kernels(): KernelInfo[];
+  /** The kernel attend() uses for a shape when none is named. */
+  defaultKernel(t: number, d: number): string;
+  /** The output rows only (t·d floats), by the fastest kernel or the one named. */
+  attend(input: AttendInput): Float32Array;
+  /** The size of the module's WebAssembly memory, in bytes. */
+  heapBytes(): number;
+  /** dL/dx = p ⊙ (g − g·p) for softmax weights p (a row, or rows) and the upstream gradient g. */
+  softmaxBackward(weights: number[] | number[][], upstream: number[] | number[][]):
+    { gradient: number[] | number[][]; upstream_dot_weights: number | number[] };
+  /** Why scores are divided by √d_k, on seeded vectors: { head_dims, tokens, samples, seed, scale, mask, compare }. */
+  headDimStudy(options?: Record<string, unknown>): Record<string, unknown>;
+  /** A seeded multi-head layer: { tokens, d_model, n_heads, seed, x, mask, scale }; each head carries its trace. */
+  multiHead(input: Record<string, unknown>): Record<string, unknown> & { heads: Array<{ trace: AttentionTrace }> };
+  /** Seeded values on a decimal grid, the same for the same seed everywhere. */
+  randomMatrix(options: { rows: number; cols: number; seed?: number; min?: number; max?: number; decimals?: number }): number[][];
+  // The sequel: every member optional; the defaults are the four tokens with d_model 16, seed 1.
+  /** MHA, GQA or MQA: { tokens, d_model, n_heads, n_kv_heads, seed, x, mask, scale }; K/V heads, query heads with traces, bill. */
+  groupedAttention(input?: Record<string, unknown>): Record<string, unknown> & { heads: Array<{ kv_head: number; trace: AttentionTrace }> };
+  /** Multi-head latent attention: { tokens, d_model, n_heads, d_latent, seed, x, mask, scale }; the cached latent, heads with traces, bill. */
+  latentAttention(input?: Record<string, unknown>): Record<string, unknown> & { heads: Array<{ trace: AttentionTrace }> };
+  /** FlashAttention on tiles: { tokens, d_model, n_heads, seed, x, head | q, k, v, mask, block_rows, block_cols, decimals }. */
+  flashTiles(input?: Record<string, unknown>): Record<string, unknown> & { steps: Array<Record<string, unknown>> };
+  /** A rotated, quantised KV cache: { …the same head members, mask, scale, bits, rotation }; the error per bit width. */
+  quantisedCache(input?: Record<string, unknown>): Record<string, unknown> & { reference: AttentionTrace; levels: Array<Record<string, unknown> & { trace: AttentionTrace }> };
+  /** The KV-cache bill for a preset or a shape: bytes per token, per sequence, the weights, sequences that fit on a GPU. */
+  kvBill(input?: Record<string, unknown>): Record<string, unknown>;
+  /** The published model shapes kvBill({ preset }) knows, each with its citation. */
+  modelPresets(): Array<Record<string, unknown>>;
+}
+
+export interface CreateAttentionOptions {
+  /**
+   * `simd` (the default), `scalar` (no SIMD; for comparisons) or `embed` (the small build the
+   * elements load: only run, article, scoreNextWord and checkArticle).
+   */
+  build?: 'simd' | 'scalar' | 'embed';
+}
+
+/** The methods of the `embed` build. */
+export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNextWord' | 'checkArticle'>;
+
+/** Loads the WebAssembly core (once per page and build). Rejects when WebAssembly cannot run. */
+export function createAttention(options: CreateAttentionOptions & { build: 'embed' }): Promise<EmbedAttentionApi>;
+export function createAttention(options?: CreateAttentionOptions): Promise<AttentionApi>;
+
+/** Registers the elements below (importing the module already did, in a browser). */
+export function defineAttentionElements(registry?: CustomElementRegistry): void;
+
+// ---------------------------------------------------------------------------------------------
+// The custom elements
+
+/** A step an explainer or <attention-step> can show. */
+export type StepName =
+  | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked' | 'softmax' | 'weights' | 'mix' | 'out'
+  | 'grid' | 'arrows';
+
+/** `detail` of the `attention-change` event. */
+export interface AttentionChangeDetail {
+  /** The new trace, same shape as run() returns. Treat it as read-only. */
+  trace: AttentionTrace;
+}
+
+/** Fired (bubbling, composed) by <attention-explainer> and <attention-model> after every new trace. */
+export type AttentionChangeEvent = CustomEvent<AttentionChangeDetail>;
+
+/** The live model behind an <attention-model> or <attention-explainer>. */
+export interface AttentionModel extends EventTarget {
+  readonly connected: boolean;
+  readonly trace: AttentionTrace | null;
+  readonly input: AttentionInput | null;
+  readonly problem: { attribute: string; path: string; detail: string; text: string } | null;
+  /** A reader's edit of one cell; returns the core's objection, or null when it was applied. */
+  setCell(matrix: 'q' | 'k' | 'v', row: number, col: number, value: number): AttentionModel['problem'];
+  setMask(mask: MaskKind): AttentionModel['problem'];
+  reset(): void;
+}
+
+/**
+ * Attributes `tokens`, `q`, `k`, `v`, `mask` configure the model; each property reads the
+ * current value (a reader's edits included) and writing it configures the model as the
+ * attribute does. Unset ones take the article's example.
+ */
+interface ModelOwnerElement extends HTMLElement {
+  tokens: string[] | null;
+  q: number[][] | null;
+  k: number[][] | null;
+  v: number[][] | null;
+  mask: MaskKind | string | null;
+  /** The current trace, or null before the core has answered or while the configuration is bad. */
+  readonly trace: AttentionTrace | null;
+  readonly attentionModel: AttentionModel;
+  /** Drops a reader's edits. */
+  reset(): void;
+}
+
+/** <attention-explainer>: the walkthrough in one box, or the steps it lists. */
+export interface AttentionExplainerElement extends ModelOwnerElement {
+  /** Attribute `steps` ("scores,masked,weights,out"); the walkthrough's steps when unset. */
+  steps: StepName[];
+  /** Attribute `row`: the token whose softmax and mix are worked out (-1: the last). */
+  row: number | null;
+  /** Attribute `editable`: Q, K and V cells can be edited. */
+  editable: boolean;
+  /** Attribute `controls`: shows the mask choice and a reset button. */
+  controls: boolean;
+}
+
+/** <attention-model id="…">: a model the per-piece elements show; renders only its problems. */
+export interface AttentionModelElement extends ModelOwnerElement {}
+
+/** What the per-piece elements share. */
+interface AttentionPieceElement extends HTMLElement {
+  /** Attribute `model`: the id of the <attention-model> (or explainer) to show. */
+  model: string | null;
+  /** The trace of the model shown. */
+  readonly trace: AttentionTrace | null;
+}
+
+/** <attention-step step="…">: one step's table. */
+export interface AttentionStepElement extends AttentionPieceElement {
+  step: StepName | string | null;
+  /** Attribute `row` (as text): the row of `softmax` and `mix`. */
+  row: string | null;
+  /** Attribute `editable`: the q, k or v table takes typed values. */
+  editable: boolean;
+}
+
+/** <attention-mask-grid>: the weights grid with masked cells hatched. */
+export interface AttentionMaskGridElement extends AttentionPieceElement {
+  /** Attribute `editable`: adds a mask choice. */
+  editable: boolean;
+}
+
+/** <attention-arrows>: arrows from each token to the tokens it can see. */
+export interface AttentionArrowsElement extends AttentionPieceElement {
+  /** Attribute `row` (as text): only that token's arrows. */
+  row: string | null;
+}
+
+/** <attention-working>: how one cell was computed. */
+export interface AttentionWorkingElement extends AttentionPieceElement {
+  /** Attribute `row` (as text): the query token; the last one by default. */
+  row: string | null;
+  /** Attribute `col` (as text): the key token; `row` by default. */
+  col: string | null;
+  /** Attribute `of`: `score` (the dot product, the default) or `weight` (e^x ÷ total). */
+  of: 'score' | 'weight' | string | null;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-explainer': AttentionExplainerElement;
+    'attention-model': AttentionModelElement;
+    'attention-step': AttentionStepElement;
+    'attention-mask-grid': AttentionMaskGridElement;
+    'attention-arrows': AttentionArrowsElement;
+    'attention-working': AttentionWorkingElement;
+  }
+  interface HTMLElementEventMap {
+    'attention-change': AttentionChangeEvent;
+  }
+}

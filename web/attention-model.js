@@ -1,0 +1,202 @@
+// One live attention input and its trace, shared by every view that shows it. The model keeps
+// what an author configured (field by field: tokens, q, k, v, mask), what a reader edited since,
+// and the core's trace of the result; it recomputes through the core and tells its listeners.
+// No DOM here, and no attention arithmetic: `run()` of the core computes every number.
+
+import { EDITABLE_MATRICES, INPUT_FIELDS, describeInputError } from './element-config.js';
+
+/**
+ * @typedef {{attribute: string, path: string, detail: string, text: string}} Problem
+ *   what is wrong with the configuration, worded for its author (see describeInputError)
+ */
+
+const clone = (value) => (value === undefined ? undefined : structuredClone(value));
+
+export class AttentionModel extends EventTarget {
+  /** @type {{run: Function, article: Function} | null} */
+  #attention = null;
+  /** The article's example: what an unset field stands for. */
+  #base = null;
+  /** field -> {value} or {error: Problem}; a missing field means "the article's". */
+  #settings = new Map();
+  /** The input behind the current trace, reader edits included. */
+  #live = null;
+  #trace = null;
+  /** @type {Problem | null} */
+  #problem = null;
+  #dirty = true;
+  #scheduled = false;
+
+  /**
+   * Hands the model the core's API (from createAttention()); the first trace is computed on
+   * the next microtask, or at once when `trace` is read.
+   * @param {{run: Function, article: Function}} attention
+   */
+  connect(attention) {
+    this.#attention = attention;
+    this.#base = attention.article().two_words;
+    this.#invalidate();
+  }
+
+  /** Whether the core is connected. */
+  get connected() {
+    return this.#attention !== null;
+  }
+
+  /**
+   * Sets one field as configured by an author (an attribute or a property). `undefined`
+   * returns it to the article's value. Reader edits are dropped: the configuration changed.
+   * @param {'tokens'|'q'|'k'|'v'|'mask'} field
+   * @param {unknown} value
+   */
+  configure(field, value) {
+    this.#checkField(field);
+    if (value === undefined) this.#settings.delete(field);
+    else this.#settings.set(field, { value: clone(value) });
+    this.#invalidate();
+  }
+
+  /**
+   * Records that an author's setting of `field` could not be read (bad JSON, say); the model
+   * shows that problem until the field is configured again.
+   * @param {string} field
+   * @param {Problem} problem
+   */
+  configureError(field, problem) {
+    this.#checkField(field);
+    this.#settings.set(field, { error: problem });
+    this.#invalidate();
+  }
+
+  /** Whether `field` was configured (rather than taken from the article's example). */
+  isConfigured(field) {
+    return this.#settings.has(field);
+  }
+
+  /** The configured value of `field`, or undefined when it is unset or unreadable. */
+  configured(field) {
+    return clone(this.#settings.get(field)?.value);
+  }
+
+  /** The current value of `field`: the input behind the trace, else the configured value. */
+  current(field) {
+    this.flush();
+    if (this.#live) return clone(this.#live[field]);
+    return this.configured(field);
+  }
+
+  /** The input behind the current trace (a copy), or null when there is none. */
+  get input() {
+    this.flush();
+    return clone(this.#live);
+  }
+
+  /** The latest trace of the core (same shape as run() returns), or null. Treat as read-only. */
+  get trace() {
+    this.flush();
+    return this.#trace;
+  }
+
+  /** @returns {Problem | null} */
+  get problem() {
+    this.flush();
+    return this.#problem;
+  }
+
+  /**
+   * A reader's edit of one cell of q, k or v. Applied only if the core accepts the result;
+   * otherwise the model is unchanged and the core's objection is returned, worded for a reader.
+   * @returns {Problem | null}
+   */
+  setCell(matrix, row, col, value) {
+    if (!EDITABLE_MATRICES.includes(matrix)) throw new RangeError(`not an editable matrix: ${matrix}`);
+    this.flush();
+    if (!this.#live) return this.#problem;
+    const candidate = clone(this.#live);
+    if (!candidate[matrix][row] || col >= candidate[matrix][row].length) {
+      throw new RangeError(`${matrix}[${row}][${col}] is outside the input`);
+    }
+    candidate[matrix][row][col] = value;
+    return this.#tryLive(candidate);
+  }
+
+  /**
+   * A reader's choice of mask ('causal' or 'none').
+   * @returns {Problem | null}
+   */
+  setMask(mask) {
+    this.flush();
+    if (!this.#live) return this.#problem;
+    return this.#tryLive({ ...clone(this.#live), mask });
+  }
+
+  /** Drops the reader's edits: back to the configured input. */
+  reset() {
+    this.#invalidate();
+    this.flush();
+  }
+
+  /** Computes now if anything changed since the last trace (needs the core). */
+  flush() {
+    if (!this.#dirty || !this.#attention) return;
+    this.#dirty = false;
+    this.#recompute();
+  }
+
+  #checkField(field) {
+    if (!INPUT_FIELDS.includes(field)) throw new RangeError(`not an input field: ${field}`);
+  }
+
+  // Several attributes usually change together (tokens and q, say): compute once, after all
+  // of them, instead of reporting the shape mismatch of a half-applied change.
+  #invalidate() {
+    this.#dirty = true;
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      this.flush();
+    });
+  }
+
+  #recompute() {
+    const unreadable = INPUT_FIELDS.map((field) => this.#settings.get(field)?.error).find(Boolean);
+    if (unreadable) {
+      this.#publish(null, null, unreadable);
+      return;
+    }
+    const input = {};
+    for (const field of INPUT_FIELDS) {
+      input[field] = this.#settings.has(field) ? clone(this.#settings.get(field).value) : clone(this.#base[field]);
+    }
+    try {
+      this.#publish(input, this.#attention.run(input), null);
+    } catch (error) {
+      this.#publish(null, null, this.#describe(error));
+    }
+  }
+
+  #tryLive(candidate) {
+    let trace;
+    try {
+      trace = this.#attention.run(candidate);
+    } catch (error) {
+      return describeInputError(error?.message ?? String(error));
+    }
+    this.#publish(candidate, trace, null);
+    return null;
+  }
+
+  #describe(error) {
+    return describeInputError(error?.message ?? String(error), {
+      configured: (field) => this.#settings.has(field),
+    });
+  }
+
+  #publish(input, trace, problem) {
+    this.#live = input;
+    this.#trace = trace;
+    this.#problem = problem;
+    this.dispatchEvent(new Event('update'));
+  }
+}

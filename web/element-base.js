@@ -1,0 +1,215 @@
+// What every embeddable element shares: an open shadow root with the adopted stylesheet and a
+// `.frame` wrapper (see element-styles.js), a message box for configuration problems (also
+// said once on the console), loading the core, and the editing of Q/K/V cells.
+//
+// Components never look anything up in the global document: they render into their own
+// shadow root and find a shared model through their own root node (see element-pieces.js).
+
+import { createAttention } from './attention-api.js';
+import { ConfigError, parseNumberText } from './element-config.js';
+import { adoptStyles } from './element-styles.js';
+import { formatEditable } from './element-views.js';
+
+/** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
+export const ElementBase = globalThis.HTMLElement ?? class {};
+
+let attentionLoad = null;
+
+/** The core's API (its small embed build), loaded once per page and shared by every element. */
+export function loadAttention() {
+  attentionLoad ??= createAttention({ build: 'embed' }).catch((error) => {
+    attentionLoad = null;
+    throw error;
+  });
+  return attentionLoad;
+}
+
+/**
+ * Makes `parent`'s children exactly `desired`, in order, without moving a child that stays
+ * (moving the focused cell input would take the reader's focus away mid-edit).
+ * @param {Element} parent
+ * @param {Node[]} desired
+ */
+export function syncChildren(parent, desired) {
+  const keep = new Set(desired);
+  for (const child of [...parent.childNodes]) if (!keep.has(child)) child.remove();
+  desired.forEach((node, i) => {
+    const current = parent.childNodes[i];
+    if (current !== node) parent.insertBefore(node, current ?? null);
+  });
+}
+
+/** The placeholder shown until the core has answered. */
+export function computingNote(doc) {
+  const note = doc.createElement('p');
+  note.className = 'computing';
+  note.textContent = 'computing\u2026';
+  return note;
+}
+
+/** A problem of this element's own attributes, worded as describeInputError words the core's. */
+export function problemOf(error) {
+  if (error instanceof ConfigError) {
+    return { attribute: error.attribute, path: '', detail: error.detail, text: error.message };
+  }
+  const text = String(error?.message ?? error);
+  return { attribute: 'configuration', path: '', detail: text, text };
+}
+
+export class AttentionElementBase extends ElementBase {
+  #frame;
+  #message;
+  #editMessage;
+  #body;
+  #warned = '';
+  #renderQueued = false;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    const doc = this.ownerDocument;
+    this.#frame = doc.createElement('div');
+    this.#frame.className = 'frame';
+    this.#frame.setAttribute('part', 'frame');
+    this.#message = doc.createElement('div');
+    this.#message.className = 'message';
+    this.#message.setAttribute('part', 'message');
+    this.#message.setAttribute('role', 'alert');
+    this.#message.hidden = true;
+    this.#editMessage = doc.createElement('div');
+    this.#editMessage.className = 'message edit-message';
+    this.#editMessage.setAttribute('part', 'message');
+    this.#editMessage.setAttribute('role', 'status');
+    this.#editMessage.hidden = true;
+    this.#body = doc.createElement('div');
+    this.#body.className = 'body';
+    this.#frame.append(this.#message, this.#editMessage, this.#body);
+    root.append(this.#frame);
+    root.addEventListener('input', (event) => this.#onCellInput(event));
+    root.addEventListener('change', (event) => this.#onCellChange(event));
+  }
+
+  /** Where subclasses put what they show (inside the frame, under the messages). */
+  get body() {
+    return this.#body;
+  }
+
+  /** The model this element shows, or null while it has none. Subclasses override. */
+  get shownModel() {
+    return null;
+  }
+
+  /** The current trace of the model this element shows (same shape as run() returns), or null. */
+  get trace() {
+    return this.shownModel?.trace ?? null;
+  }
+
+  // Values set on an instance before the element was defined hide the class's accessors;
+  // hand them to the accessors instead.
+  upgradeProperties(names) {
+    for (const name of names) {
+      if (Object.prototype.hasOwnProperty.call(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
+  }
+
+  /** Re-renders after the current task's attribute and property changes. */
+  scheduleRender() {
+    if (this.#renderQueued) return;
+    this.#renderQueued = true;
+    queueMicrotask(() => {
+      this.#renderQueued = false;
+      if (this.isConnected) this.render();
+    });
+  }
+
+  /** Subclasses draw here. */
+  render() {}
+
+  /**
+   * Shows what is wrong in this element's own box instead of its body (or, with null, the
+   * body again), and says it on the console once.
+   * @param {{text: string} | null} problem
+   * @param {{warn?: boolean}} [options]  warn: false when another element already said it
+   */
+  showProblem(problem, { warn = true } = {}) {
+    if (!problem) {
+      this.#message.hidden = true;
+      this.#message.replaceChildren();
+      this.#body.hidden = false;
+      this.#warned = '';
+      return;
+    }
+    const strong = this.ownerDocument.createElement('strong');
+    strong.textContent = `<${this.localName}> not shown. `;
+    this.#message.replaceChildren(strong, problem.text);
+    this.#message.hidden = false;
+    this.#body.hidden = true;
+    this.showEditMessage(null);
+    if (warn && this.#warned !== problem.text) {
+      this.#warned = problem.text;
+      console.warn(`${this.describe()}: ${problem.text}`);
+    }
+  }
+
+  /** "<attention-explainer id="intro">", to say which element a console warning is about. */
+  describe() {
+    return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
+  }
+
+  /** A note about a reader's edit, above the tables (null clears it). */
+  showEditMessage(text) {
+    this.#editMessage.hidden = text === null;
+    this.#editMessage.textContent = text ?? '';
+  }
+
+  /** Says the core could not load, in this element's box. */
+  showLoadFailure(error) {
+    this.showProblem({ text: `The attention core could not be loaded: ${error?.message ?? error}` });
+  }
+
+  // Editing: an <input data-matrix data-row data-col> in an editable Q, K or V table.
+  #cellOf(event) {
+    const input = event.target;
+    if (!(input instanceof this.ownerDocument.defaultView.HTMLInputElement) || !input.dataset.matrix) return null;
+    return { input, matrix: input.dataset.matrix, row: Number(input.dataset.row), col: Number(input.dataset.col) };
+  }
+
+  #cellName({ matrix, row, col }) {
+    const token = this.shownModel?.trace?.tokens[row] ?? String(row);
+    return `${matrix}${col} of \u201c${token}\u201d`;
+  }
+
+  #onCellInput(event) {
+    const cell = this.#cellOf(event);
+    const model = this.shownModel;
+    if (!cell || !model) return;
+    const value = parseNumberText(cell.input.value);
+    if (value === null) {
+      cell.input.setAttribute('aria-invalid', 'true');
+      const typed = cell.input.value.length > 24 ? `${cell.input.value.slice(0, 24)}\u2026` : cell.input.value;
+      this.showEditMessage(`${this.#cellName(cell)}: \u201c${typed}\u201d is not a number; ` +
+        'the tables keep the last good value.');
+      return;
+    }
+    const problem = model.setCell(cell.matrix, cell.row, cell.col, value);
+    if (problem) {
+      cell.input.setAttribute('aria-invalid', 'true');
+      this.showEditMessage(`${this.#cellName(cell)}: ${problem.detail}; the tables keep the last good value.`);
+    } else {
+      cell.input.removeAttribute('aria-invalid');
+      this.showEditMessage(null);
+    }
+  }
+
+  #onCellChange(event) {
+    const cell = this.#cellOf(event);
+    const trace = this.shownModel?.trace;
+    if (!cell || !trace || cell.input.getAttribute('aria-invalid') === 'true') return;
+    cell.input.value = formatEditable(trace[cell.matrix][cell.row][cell.col]);
+  }
+}

@@ -1,0 +1,246 @@
+// The elements that own a model: <attention-explainer> (a whole walkthrough, or the steps it
+// lists, in one box) and <attention-model> (shows nothing but its problems; the per-piece
+// elements render it wherever they sit). Both read tokens, q, k, v and mask from attributes or
+// properties, expose the current `trace`, and fire a bubbling `attention-change` event with
+// the new trace after every change, an author's or a reader's.
+
+import { AttentionModel } from './attention-model.js';
+import {
+  AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
+} from './element-base.js';
+import {
+  DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
+} from './element-config.js';
+import { refreshEditable, renderStep, selectMask } from './element-views.js';
+
+/** Fired on a model element or explainer, bubbling, after every new trace. */
+export const CHANGE_EVENT = 'attention-change';
+/** Fired by a model element when it connects, so pieces waiting for its id can find it. */
+export const MODEL_CONNECTED_EVENT = 'attention-model-connected';
+
+function readInputAttribute(field, text) {
+  if (field === 'tokens') return parseTokens(text);
+  if (field === 'mask') return text.trim();
+  return parseMatrix(field, text);
+}
+
+/** What the model-owning elements share; `Base` is AttentionElementBase. */
+class ModelOwner extends AttentionElementBase {
+  #model = new AttentionModel();
+  #announcedTrace = null;
+
+  constructor() {
+    super();
+    this.#model.addEventListener('update', () => this.#onUpdate());
+    this.upgradeProperties(INPUT_FIELDS);
+  }
+
+  /** The live model: what per-piece elements with model="this element's id" show. */
+  get attentionModel() {
+    return this.#model;
+  }
+
+  get shownModel() {
+    return this.#model;
+  }
+
+  connectedCallback() {
+    if (!this.#model.connected) {
+      loadAttention().then((attention) => {
+        if (!this.#model.connected) this.#model.connect(attention);
+      }, (error) => this.showLoadFailure(error));
+    }
+    this.render();
+    this.dispatchEvent(new Event(MODEL_CONNECTED_EVENT, { bubbles: true, composed: true }));
+  }
+
+  attributeChangedCallback(name, previous, value) {
+    if (INPUT_FIELDS.includes(name)) {
+      if (value === null) {
+        this.#model.configure(name, undefined);
+        return;
+      }
+      try {
+        this.#model.configure(name, readInputAttribute(name, value));
+      } catch (error) {
+        this.#model.configureError(name, problemOf(error));
+      }
+    } else if (name === 'id') {
+      if (this.isConnected) this.dispatchEvent(new Event(MODEL_CONNECTED_EVENT, { bubbles: true, composed: true }));
+    } else {
+      this.scheduleRender();
+    }
+  }
+
+  /** Drops a reader's edits: back to the configured numbers. */
+  reset() {
+    this.#model.reset();
+  }
+
+  #onUpdate() {
+    if (this.isConnected) this.render();
+    const { trace } = this.#model;
+    if (trace && trace !== this.#announcedTrace) {
+      this.#announcedTrace = trace;
+      this.dispatchEvent(new CustomEvent(CHANGE_EVENT, { bubbles: true, composed: true, detail: { trace } }));
+    }
+  }
+}
+
+// tokens, q, k, v and mask as properties: reading gives the current value (a reader's edits
+// included), writing configures the model as the attribute would.
+for (const field of INPUT_FIELDS) {
+  Object.defineProperty(ModelOwner.prototype, field, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      return this.attentionModel.current(field) ?? null;
+    },
+    set(value) {
+      this.attentionModel.configure(field, value ?? undefined);
+    },
+  });
+}
+
+export class AttentionModelElement extends ModelOwner {
+  static observedAttributes = [...INPUT_FIELDS, 'id'];
+
+  constructor() {
+    super();
+    // The pieces may also sit inside the model element; show them.
+    this.shadowRoot.append(this.ownerDocument.createElement('slot'));
+  }
+
+  render() {
+    const model = this.attentionModel;
+    if (!model.connected) return;
+    this.showProblem(model.problem);
+  }
+}
+
+export class AttentionExplainerElement extends ModelOwner {
+  static observedAttributes = [...INPUT_FIELDS, 'steps', 'row', 'editable', 'controls'];
+
+  #sections = new Map();
+  #controls = null;
+
+  constructor() {
+    super();
+    this.upgradeProperties(['steps', 'row', 'editable', 'controls']);
+  }
+
+  get steps() {
+    try {
+      return this.hasAttribute('steps') ? parseSteps(this.getAttribute('steps')) : [...DEFAULT_STEPS];
+    } catch {
+      return [];
+    }
+  }
+
+  set steps(value) {
+    if (value === null || value === undefined) this.removeAttribute('steps');
+    else this.setAttribute('steps', Array.isArray(value) ? value.join(',') : String(value));
+  }
+
+  get row() {
+    const text = this.getAttribute('row');
+    return text === null || !/^-?\d+$/u.test(text.trim()) ? null : Number(text);
+  }
+
+  set row(value) {
+    if (value === null || value === undefined) this.removeAttribute('row');
+    else this.setAttribute('row', String(value));
+  }
+
+  get editable() {
+    return this.hasAttribute('editable');
+  }
+
+  set editable(value) {
+    this.toggleAttribute('editable', Boolean(value));
+  }
+
+  get controls() {
+    return this.hasAttribute('controls');
+  }
+
+  set controls(value) {
+    this.toggleAttribute('controls', Boolean(value));
+  }
+
+  render() {
+    const model = this.attentionModel;
+    const doc = this.ownerDocument;
+    if (!model.connected) {
+      syncChildren(this.body, [computingNote(doc)]);
+      return;
+    }
+    if (model.problem) {
+      this.showProblem(model.problem);
+      return;
+    }
+    const { trace } = model;
+    let steps;
+    let row;
+    try {
+      steps = this.hasAttribute('steps') ? parseSteps(this.getAttribute('steps')) : DEFAULT_STEPS;
+      const index = this.hasAttribute('row') ? parseIndex('row', this.getAttribute('row')) : null;
+      row = resolveIndex('row', index, trace.token_count, trace.token_count - 1);
+    } catch (error) {
+      this.showProblem(problemOf(error));
+      return;
+    }
+    this.showProblem(null);
+
+    const editable = this.editable;
+    const active = this.shadowRoot.activeElement;
+    const sections = new Map();
+    for (const step of steps) {
+      const previous = this.#sections.get(step);
+      const keep = previous && editable && ['q', 'k', 'v'].includes(step) &&
+        previous.querySelector('input') && refreshEditable(previous, trace, active);
+      sections.set(step, keep ? previous : renderStep(doc, step, trace, { row, editable }));
+    }
+    this.#sections = sections;
+    const children = [...sections.values()];
+    if (this.controls) children.unshift(this.#controlsFor(trace));
+    syncChildren(this.body, children);
+  }
+
+  // The toolbar: the mask, and a way back to the configured numbers. Built once, so that a
+  // control keeps its focus while the tables under it change.
+  #controlsFor(trace) {
+    if (!this.#controls) {
+      const doc = this.ownerDocument;
+      const bar = doc.createElement('div');
+      bar.className = 'controls';
+      bar.setAttribute('part', 'controls');
+      const label = doc.createElement('label');
+      const select = doc.createElement('select');
+      select.dataset.control = 'mask';
+      for (const [value, text] of [['causal', 'causal: itself and earlier tokens'], ['none', 'none: every token']]) {
+        const option = doc.createElement('option');
+        option.value = value;
+        option.textContent = text;
+        select.append(option);
+      }
+      select.addEventListener('change', () => {
+        const problem = this.attentionModel.setMask(select.value);
+        this.showEditMessage(problem ? problem.text : null);
+      });
+      label.append('Mask ', select);
+      const reset = doc.createElement('button');
+      reset.type = 'button';
+      reset.dataset.control = 'reset';
+      reset.textContent = 'Reset the numbers';
+      reset.addEventListener('click', () => {
+        this.showEditMessage(null);
+        this.reset();
+      });
+      bar.append(label, reset);
+      this.#controls = bar;
+    }
+    selectMask(this.#controls.querySelector('select'), trace.mask);
+    return this.#controls;
+  }
+}

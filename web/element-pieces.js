@@ -1,0 +1,347 @@
+// The per-piece elements: <attention-step> (one step's table), <attention-mask-grid>,
+// <attention-arrows> and <attention-working> (how one cell was computed). Each shows a model
+// owned by another element, found by `model="id"` in the piece's own root node (the document,
+// or the shadow root it sits in, then the roots around that one); without `model` they show
+// the <attention-model> they sit inside, and failing that the article's example.
+
+import { AttentionModel } from './attention-model.js';
+import {
+  AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
+} from './element-base.js';
+import {
+  ConfigError, ELEMENT_NAMES, STEPS, parseIndex, parseSteps, resolveIndex,
+} from './element-config.js';
+import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
+import {
+  refreshEditable, renderArrowsFigure, renderMaskGrid, renderStep, renderWorking, selectMask,
+} from './element-views.js';
+
+/**
+ * The element with this id in `node`'s root node, else in the root around that root's host,
+ * and so on outwards. Never a global lookup: an element inside some component's shadow root
+ * finds that component's elements first.
+ * @param {Node} node
+ * @param {string} id
+ */
+export function findInRoots(node, id) {
+  let root = node.getRootNode();
+  for (;;) {
+    const found = typeof root.getElementById === 'function' ? root.getElementById(id) : null;
+    if (found) return found;
+    if (!root.host) return null;
+    root = root.host.getRootNode();
+  }
+}
+
+function outermostRoot(node) {
+  let root = node.getRootNode();
+  while (root.host) root = root.host.getRootNode();
+  return root;
+}
+
+class AttentionPiece extends AttentionElementBase {
+  /** The element whose model this piece shows, or null. */
+  #source = null;
+  /** A model of the piece's own (the article's example) when it points at none. */
+  #ownModel = null;
+  #watched = null;
+  #onUpdate = () => {
+    if (this.isConnected) this.render();
+  };
+  #waiting = null;
+
+  constructor() {
+    super();
+    this.upgradeProperties(['model']);
+  }
+
+  /** The id of the model element this piece shows (the `model` attribute). */
+  get model() {
+    return this.getAttribute('model');
+  }
+
+  set model(id) {
+    if (id === null || id === undefined) this.removeAttribute('model');
+    else this.setAttribute('model', String(id));
+  }
+
+  get shownModel() {
+    return this.#source?.attentionModel ?? this.#ownModel;
+  }
+
+  connectedCallback() {
+    this.#resolve();
+  }
+
+  disconnectedCallback() {
+    this.#watch(null);
+    this.#stopWaiting();
+  }
+
+  attributeChangedCallback(name) {
+    if (name === 'model') {
+      if (this.isConnected) this.#resolve();
+    } else {
+      this.scheduleRender();
+    }
+  }
+
+  #watch(model) {
+    if (this.#watched === model) return;
+    this.#watched?.removeEventListener('update', this.#onUpdate);
+    this.#watched = model;
+    model?.addEventListener('update', this.#onUpdate);
+  }
+
+  #stopWaiting() {
+    this.#waiting?.();
+    this.#waiting = null;
+  }
+
+  #resolve() {
+    this.#stopWaiting();
+    const id = this.getAttribute('model');
+    let source = null;
+    if (id === null) {
+      source = this.closest(ELEMENT_NAMES.model);
+      if (!source) {
+        this.#source = null;
+        this.#useOwnModel();
+        return;
+      }
+    } else {
+      const found = findInRoots(this, id);
+      if (found?.attentionModel instanceof AttentionModel) {
+        source = found;
+      } else {
+        this.#source = null;
+        this.#watch(null);
+        this.#waitFor(id, found);
+        return;
+      }
+    }
+    this.#source = source;
+    this.#watch(source.attentionModel);
+    this.render();
+  }
+
+  #useOwnModel() {
+    if (!this.#ownModel) {
+      this.#ownModel = new AttentionModel();
+      loadAttention().then((attention) => {
+        if (!this.#ownModel.connected) this.#ownModel.connect(attention);
+      }, (error) => this.showLoadFailure(error));
+    }
+    this.#watch(this.#ownModel);
+    this.render();
+  }
+
+  // model="id" names nothing (yet): wait for a model element to connect, and once the page has
+  // been parsed, say what is missing.
+  #waitFor(id, found) {
+    const doc = this.ownerDocument;
+    const root = outermostRoot(this);
+    const retry = () => {
+      const candidate = findInRoots(this, id);
+      if (candidate?.attentionModel instanceof AttentionModel) this.#resolve();
+    };
+    const complain = () => {
+      if (this.#source) return;
+      const detail = found
+        ? `the element with id "${id}" is a <${found.localName}>, not an <${ELEMENT_NAMES.model}> or <${ELEMENT_NAMES.explainer}>`
+        : `there is no <${ELEMENT_NAMES.model} id="${id}"> in this page`;
+      this.showProblem(problemOf(new ConfigError('model', detail)));
+    };
+    root.addEventListener(MODEL_CONNECTED_EVENT, retry);
+    let parsed = null;
+    if (doc.readyState === 'loading') {
+      parsed = () => complain();
+      doc.addEventListener('DOMContentLoaded', parsed, { once: true });
+      syncChildren(this.body, [computingNote(doc)]);
+    } else {
+      complain();
+    }
+    this.#waiting = () => {
+      root.removeEventListener(MODEL_CONNECTED_EVENT, retry);
+      if (parsed) doc.removeEventListener('DOMContentLoaded', parsed);
+    };
+  }
+
+  render() {
+    const model = this.shownModel;
+    if (!model) return;
+    const doc = this.ownerDocument;
+    if (!model.connected) {
+      syncChildren(this.body, [computingNote(doc)]);
+      return;
+    }
+    if (model.problem) {
+      const name = this.#source?.id ? `model "${this.#source.id}"` : 'model';
+      // The model element says it on the console itself.
+      this.showProblem({ text: `the ${name} it shows has a problem: ${model.problem.text}` }, { warn: false });
+      return;
+    }
+    let nodes;
+    try {
+      nodes = this.renderPiece(doc, model.trace);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.showProblem(problemOf(error));
+      return;
+    }
+    this.showProblem(null);
+    syncChildren(this.body, nodes);
+  }
+
+  /** Subclasses: the nodes that show `trace`; throw ConfigError for a bad attribute. */
+  renderPiece() {
+    return [];
+  }
+
+  /** `row`, `col`: a token position (see parseIndex) or `fallback`. */
+  indexAttribute(name, count, fallback) {
+    const text = this.getAttribute(name);
+    return resolveIndex(name, text === null ? null : parseIndex(name, text), count, fallback);
+  }
+}
+
+function reflectString(cls, name) {
+  Object.defineProperty(cls.prototype, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      return this.getAttribute(name);
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    },
+  });
+}
+
+function reflectBoolean(cls, name) {
+  Object.defineProperty(cls.prototype, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      return this.hasAttribute(name);
+    },
+    set(value) {
+      this.toggleAttribute(name, Boolean(value));
+    },
+  });
+}
+
+export class AttentionStepElement extends AttentionPiece {
+  static observedAttributes = ['model', 'step', 'row', 'editable'];
+
+  #section = null;
+
+  constructor() {
+    super();
+    this.upgradeProperties(['step', 'row', 'editable']);
+  }
+
+  renderPiece(doc, trace) {
+    if (!this.hasAttribute('step')) {
+      throw new ConfigError('step', `is missing; name one of ${STEPS.join(', ')}`);
+    }
+    const steps = parseSteps(this.getAttribute('step'), { attribute: 'step' });
+    if (steps.length !== 1) throw new ConfigError('step', 'names more than one step; use one <attention-step> per step');
+    const [step] = steps;
+    const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
+    const editable = this.hasAttribute('editable') && ['q', 'k', 'v'].includes(step);
+    const previous = this.#section;
+    if (editable && previous?.dataset.step === step && previous.querySelector('input') &&
+        refreshEditable(previous, trace, this.shadowRoot.activeElement)) {
+      return [previous];
+    }
+    this.#section = renderStep(doc, step, trace, { row, editable, notes: false });
+    return [this.#section];
+  }
+}
+reflectString(AttentionStepElement, 'step');
+reflectString(AttentionStepElement, 'row');
+reflectBoolean(AttentionStepElement, 'editable');
+
+export class AttentionMaskGridElement extends AttentionPiece {
+  static observedAttributes = ['model', 'editable'];
+
+  #controls = null;
+
+  constructor() {
+    super();
+    this.upgradeProperties(['editable']);
+  }
+
+  renderPiece(doc, trace) {
+    const grid = renderMaskGrid(doc, trace);
+    if (!this.hasAttribute('editable')) return [grid];
+    return [this.#maskControl(doc, trace), grid];
+  }
+
+  // Editing through the grid: the mask itself.
+  #maskControl(doc, trace) {
+    if (!this.#controls) {
+      const bar = doc.createElement('div');
+      bar.className = 'controls';
+      bar.setAttribute('part', 'controls');
+      const label = doc.createElement('label');
+      const select = doc.createElement('select');
+      select.dataset.control = 'mask';
+      for (const value of ['causal', 'none']) {
+        const option = doc.createElement('option');
+        option.value = value;
+        option.textContent = value;
+        select.append(option);
+      }
+      select.addEventListener('change', () => {
+        const problem = this.shownModel?.setMask(select.value);
+        this.showEditMessage(problem ? problem.text : null);
+      });
+      label.append('Mask ', select);
+      bar.append(label);
+      this.#controls = bar;
+    }
+    selectMask(this.#controls.querySelector('select'), trace.mask);
+    return this.#controls;
+  }
+}
+reflectBoolean(AttentionMaskGridElement, 'editable');
+
+export class AttentionArrowsElement extends AttentionPiece {
+  static observedAttributes = ['model', 'row'];
+
+  constructor() {
+    super();
+    this.upgradeProperties(['row']);
+  }
+
+  renderPiece(doc, trace) {
+    const row = this.hasAttribute('row') ? this.indexAttribute('row', trace.token_count, null) : null;
+    return [renderArrowsFigure(doc, trace, { row })];
+  }
+}
+reflectString(AttentionArrowsElement, 'row');
+
+export class AttentionWorkingElement extends AttentionPiece {
+  static observedAttributes = ['model', 'row', 'col', 'of'];
+
+  constructor() {
+    super();
+    this.upgradeProperties(['row', 'col', 'of']);
+  }
+
+  renderPiece(doc, trace) {
+    const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
+    const col = this.indexAttribute('col', trace.token_count, row);
+    const of = this.getAttribute('of') ?? 'score';
+    if (of !== 'score' && of !== 'weight') {
+      throw new ConfigError('of', `must be "score" or "weight", got ${JSON.stringify(of.slice(0, 24))}`);
+    }
+    return [renderWorking(doc, trace, { row, col, of })];
+  }
+}
+reflectString(AttentionWorkingElement, 'row');
+reflectString(AttentionWorkingElement, 'col');
+reflectString(AttentionWorkingElement, 'of');
