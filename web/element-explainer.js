@@ -72,8 +72,9 @@ class ModelOwner extends AttentionElementBase {
     }
   }
 
-  /** Drops a reader's edits: back to the configured numbers. */
+  /** Drops a reader's edits: back to the configured numbers, and no message about them. */
   reset() {
+    this.showEditMessage(null);
     this.#model.reset();
   }
 
@@ -233,10 +234,7 @@ export class AttentionExplainerElement extends ModelOwner {
       reset.type = 'button';
       reset.dataset.control = 'reset';
       reset.textContent = 'Reset the numbers';
-      reset.addEventListener('click', () => {
-        this.showEditMessage(null);
-        this.reset();
-      });
+      reset.addEventListener('click', () => this.reset());
       bar.append(label, reset);
       this.#controls = bar;
     }

@@ -224,7 +224,7 @@ export const withScale = (state, scale) => ({ ...copyState(state), scale });
 export const withStep = (state, step) => ({ ...copyState(state), step });
 
 const sameRows = (a, b) => a.length === b.length &&
-  a.every((row, i) => row.length === b[i].length && row.every((x, j) => Object.is(x, b[i][j])));
+  a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
 
 /** Whether two states give the core the same input (tokens, cells, mask and scale). */
 export function sameInput(a, b) {

@@ -4,17 +4,17 @@
 #include "attention/explore_json.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attention/json.h"
 #include "attention/json_io.h"
 #include "attention/seeded_random.h"
 #include "attention/softmax_backward.h"
+#include "json_request.h"
+#include "layer_tables.h"
 
 namespace attn {
 
@@ -22,88 +22,13 @@ namespace {
 
 using json::Value;
 using Type = Value::Type;
+using namespace json_request;
 
-constexpr std::size_t max_request_bytes = 8u << 20;
-
-std::string index_path(std::string_view base, std::size_t index) {
-  return std::string(base) + "[" + std::to_string(index) + "]";
-}
-
-// "got an array", "got 65", "got \"NaN\"" (the JS wrapper passes NaN and ±Infinity as strings).
-std::string got(const Value& value) {
-  std::string text = "got ";
-  if (value.type == Type::number) {
-    json::write_number(text, value.number);
-  } else if (value.type == Type::string && value.string.size() <= 32) {
-    json::write_string(text, value.string);
-  } else {
-    text += json::type_name(value.type);
-  }
-  return text;
-}
+// The explorable's refusal of a request that is not an object lists the members plainly
+// ("input: must be a JSON object with weights, upstream, got ...").
+constexpr std::string_view plain_list = "";
 
 // ---- reading a request ---------------------------------------------------------------------
-
-// The request as a JSON object holding only the known members.
-std::variant<Value, InputError> parse_request(std::string_view text,
-                                              std::initializer_list<std::string_view> known) {
-  if (text.size() > max_request_bytes)
-    return make_input_error("input", "is " + std::to_string(text.size()) +
-                                         " bytes; the limit is " + std::to_string(max_request_bytes));
-  json::ParseResult parsed = json::parse(text);
-  if (!parsed.value) return make_input_error("input", parsed.error);
-  std::string listed;
-  for (std::string_view name : known) listed += (listed.empty() ? "" : ", ") + std::string(name);
-  if (parsed.value->type != Type::object)
-    return make_input_error("input", "must be a JSON object with " + listed + ", " + got(*parsed.value));
-  for (const auto& [key, member] : parsed.value->object) {
-    (void)member;
-    bool is_known = false;
-    for (std::string_view name : known) is_known = is_known || key == name;
-    if (!is_known) return make_input_error(json::member_path(key), "is not a known field (expected " + listed + ")");
-  }
-  return std::move(*parsed.value);
-}
-
-// A whole number in [lowest, highest].
-std::optional<InputError> read_whole_value(const Value& value, const std::string& path,
-                                           double lowest, double highest, double& out) {
-  const bool whole = value.type == Type::number && std::isfinite(value.number) &&
-                     std::floor(value.number) == value.number;
-  if (!whole || value.number < lowest || value.number > highest) {
-    char range[96];
-    std::snprintf(range, sizeof range, "must be a whole number from %.17g to %.17g, ", lowest, highest);
-    return make_input_error(path, range + got(value));
-  }
-  out = value.number;
-  return std::nullopt;
-}
-
-// The member `key` as a whole number; `out` keeps its default when the member is absent.
-std::optional<InputError> read_whole_number(const Value& root, std::string_view key,
-                                            double lowest, double highest, double& out) {
-  const Value* member = root.find(key);
-  if (!member) return std::nullopt;
-  return read_whole_value(*member, std::string(key), lowest, highest, out);
-}
-
-std::optional<InputError> read_count(const Value& root, std::string_view key, std::size_t lowest,
-                                     std::size_t highest, std::size_t& out) {
-  double value = static_cast<double>(out);
-  if (auto error = read_whole_number(root, key, static_cast<double>(lowest),
-                                     static_cast<double>(highest), value))
-    return error;
-  out = static_cast<std::size_t>(value);
-  return std::nullopt;
-}
-
-std::optional<InputError> read_seed(const Value& root, std::uint64_t& seed) {
-  double value = static_cast<double>(seed);
-  if (auto error = read_whole_number(root, "seed", 0.0, static_cast<double>(max_seed), value))
-    return error;
-  seed = static_cast<std::uint64_t>(value);
-  return std::nullopt;
-}
 
 std::optional<InputError> read_finite_number(const Value& root, std::string_view key, double& out) {
   const Value* member = root.find(key);
@@ -111,43 +36,6 @@ std::optional<InputError> read_finite_number(const Value& root, std::string_view
   if (member->type != Type::number || !std::isfinite(member->number))
     return make_input_error(std::string(key), "must be a finite number, " + got(*member));
   out = member->number;
-  return std::nullopt;
-}
-
-// One of `choices` (as text); `out` keeps its default when the member is absent.
-std::optional<InputError> read_choice(const Value& root, std::string_view key,
-                                      std::initializer_list<std::string_view> choices,
-                                      std::string& out) {
-  const Value* member = root.find(key);
-  if (!member) return std::nullopt;
-  std::string expected;
-  std::size_t n = 0;
-  for (std::string_view choice : choices) {
-    expected += n == 0 ? "" : (n + 1 == choices.size() ? " or " : ", ");
-    expected += "\"" + std::string(choice) + "\"";
-    ++n;
-  }
-  if (member->type == Type::string)
-    for (std::string_view choice : choices)
-      if (member->string == choice) {
-        out = member->string;
-        return std::nullopt;
-      }
-  return make_input_error(std::string(key), "must be " + expected + ", " + got(*member));
-}
-
-std::optional<InputError> read_mask(const Value& root, std::initializer_list<std::string_view> choices,
-                                    MaskVariant& out) {
-  std::string name(mask_variant_name(out.mask, out.fill));
-  if (auto error = read_choice(root, "mask", choices, name)) return error;
-  out = *parse_mask_variant(name);
-  return std::nullopt;
-}
-
-std::optional<InputError> read_scale(const Value& root, ScaleKind& out) {
-  std::string name(scale_name(out));
-  if (auto error = read_choice(root, "scale", {"sqrt_d", "d", "none"}, name)) return error;
-  out = *parse_scale(name);
   return std::nullopt;
 }
 
@@ -192,56 +80,6 @@ std::optional<InputError> read_row(const Value& row, const std::string& path, st
   return std::nullopt;
 }
 
-// ---- writing an answer ---------------------------------------------------------------------
-
-void write_key(std::string& out, std::string_view key) {
-  if (out.back() != '{') out += ',';
-  json::write_string(out, key);
-  out += ':';
-}
-
-void write_matrix(std::string& out, const Matrix& m) {
-  out += '[';
-  for (std::size_t r = 0; r < m.rows; ++r) {
-    out += r ? ",[" : "[";
-    for (std::size_t c = 0; c < m.cols; ++c) {
-      if (c) out += ',';
-      json::write_number(out, m.at(r, c));
-    }
-    out += ']';
-  }
-  out += ']';
-}
-
-template <typename Number>
-void write_numbers(std::string& out, const std::vector<Number>& values) {
-  out += '[';
-  for (std::size_t n = 0; n < values.size(); ++n) {
-    if (n) out += ',';
-    json::write_number(out, static_cast<double>(values[n]));
-  }
-  out += ']';
-}
-
-void write_strings(std::string& out, const std::vector<std::string>& strings) {
-  out += '[';
-  for (std::size_t n = 0; n < strings.size(); ++n) {
-    if (n) out += ',';
-    json::write_string(out, strings[n]);
-  }
-  out += ']';
-}
-
-// The shortest decimal text that reads back as exactly `value` (0.3, not 0.29999999999999999).
-void write_shortest(std::string& out, double value) {
-  char text[40];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  out += text;
-}
-
 // ---- softmax backward ----------------------------------------------------------------------
 
 // A row of softmax weights: each from 0 to 1, adding up to 1 within 1e-3 (rounded weights such
@@ -260,7 +98,7 @@ std::optional<InputError> check_weight_sum(const std::vector<double>& weights, c
 }  // namespace
 
 JsonOrError softmax_backward_json(std::string_view request) {
-  auto parsed = parse_request(request, {"weights", "upstream"});
+  auto parsed = parse_request(request, {"weights", "upstream"}, plain_list);
   if (auto* error = std::get_if<InputError>(&parsed)) return *error;
   const Value& root = std::get<Value>(parsed);
   const Value* weights = root.find("weights");
@@ -363,19 +201,14 @@ std::string head_dim_study_to_json(const HeadDimStudy& study) {
   write_key(out, "mask"); json::write_string(out, mask_name(options.mask));
   write_key(out, "max_entropy"); write_numbers(out, study.max_entropy);
   write_key(out, "points");
-  out += '[';
-  for (std::size_t n = 0; n < study.points.size(); ++n) {
-    const HeadDimPoint& point = study.points[n];
-    out += n ? ",{" : "{";
+  write_objects(out, study.points, [&](const HeadDimPoint& point) {
     write_key(out, "head_dim"); json::write_number(out, static_cast<double>(point.head_dim));
     write_key(out, "scale_divisor"); json::write_number(out, point.scale_divisor);
     write_key(out, "raw_score_spread"); json::write_number(out, point.raw_score_spread);
     write_key(out, "scaled_score_spread"); json::write_number(out, point.scaled_score_spread);
     write_key(out, "unscaled"); write_figures(out, point.unscaled);
     write_key(out, "scaled"); write_figures(out, point.scaled);
-    out += '}';
-  }
-  out += ']';
+  });
   const HeadDimComparison& comparison = study.comparison;
   write_key(out, "comparison");
   out += '{';
@@ -390,8 +223,8 @@ std::string head_dim_study_to_json(const HeadDimStudy& study) {
 }
 
 JsonOrError head_dim_study_json(std::string_view request) {
-  auto parsed = parse_request(request,
-                              {"head_dims", "tokens", "samples", "seed", "scale", "mask", "compare"});
+  auto parsed = parse_request(
+      request, {"head_dims", "tokens", "samples", "seed", "scale", "mask", "compare"}, plain_list);
   if (auto* error = std::get_if<InputError>(&parsed)) return *error;
   const Value& root = std::get<Value>(parsed);
   HeadDimStudyOptions options;
@@ -449,17 +282,12 @@ std::string multi_head_to_json(const MultiHeadLayer& layer) {
   write_key(out, "scale"); json::write_string(out, first ? scale_name(first->scale) : "sqrt_d");
   write_key(out, "x"); write_matrix(out, layer.x);
   write_key(out, "heads");
-  out += '[';
-  for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-    const HeadOfLayer& head = layer.heads[h];
-    out += h ? ",{" : "{";
+  write_objects(out, layer.heads, [&](const HeadOfLayer& head) {
     write_key(out, "w_q"); write_matrix(out, head.w_q);
     write_key(out, "w_k"); write_matrix(out, head.w_k);
     write_key(out, "w_v"); write_matrix(out, head.w_v);
     write_key(out, "trace"); out += trace_to_json(head.trace);
-    out += '}';
-  }
-  out += ']';
+  });
   write_key(out, "concat"); write_matrix(out, layer.concat);
   write_key(out, "w_o"); write_matrix(out, layer.w_o);
   write_key(out, "out"); write_matrix(out, layer.out);
@@ -468,25 +296,16 @@ std::string multi_head_to_json(const MultiHeadLayer& layer) {
 }
 
 JsonOrError multi_head_json(std::string_view request) {
-  auto parsed = parse_request(request, {"tokens", "d_model", "n_heads", "seed", "x", "mask", "scale"});
+  auto parsed = parse_request(request, {"tokens", "d_model", "n_heads", "seed", "x", "mask", "scale"},
+                              plain_list);
   if (auto* error = std::get_if<InputError>(&parsed)) return *error;
   const Value& root = std::get<Value>(parsed);
 
   // Tokens and sizes first: they bound everything seeded below.
   std::vector<std::string> tokens;
-  const Value* token_list = root.find("tokens");
-  if (!token_list) return make_input_error("tokens", "is missing (expected an array of words)");
-  if (token_list->type != Type::array)
-    return make_input_error("tokens", "must be an array of strings, " + got(*token_list));
-  if (token_list->array.empty()) return make_input_error("tokens", "needs at least one token");
-  if (token_list->array.size() > Limits::max_tokens)
-    return make_input_error("tokens", "has " + std::to_string(token_list->array.size()) +
-                                          " tokens; the limit is " + std::to_string(Limits::max_tokens));
-  for (std::size_t t = 0; t < token_list->array.size(); ++t) {
-    if (token_list->array[t].type != Type::string)
-      return make_input_error(index_path("tokens", t), "must be a string, " + got(token_list->array[t]));
-    tokens.push_back(token_list->array[t].string);
-  }
+  if (!root.find("tokens")) return make_input_error("tokens", "is missing (expected an array of words)");
+  // The tokens' text is checked with the layer (validate_multi_head_input).
+  if (auto error = read_tokens(root, tokens, TokenText::unchecked)) return *error;
 
   std::size_t d_model = 16;
   std::size_t n_heads = 4;
@@ -511,10 +330,7 @@ JsonOrError multi_head_json(std::string_view request) {
                                      " rows but there are " + std::to_string(T) +
                                      " tokens (one row per token)");
   if (auto error = read_count(root, "n_heads", 1, MultiHeadLimits::max_d_model, n_heads)) return *error;
-  if (n_heads > d_model || d_model % n_heads != 0)
-    return make_input_error("n_heads", "must divide d_model " + std::to_string(d_model) +
-                                           " into heads of equal size (" + std::to_string(n_heads) +
-                                           " does not)");
+  if (auto error = layer_tables::check_head_split(d_model, n_heads)) return *error;
   if (auto error = read_seed(root, seed)) return *error;
   MaskVariant mask;
   if (auto error = read_mask(root, {"causal", "none", "causal_zero"}, mask)) return *error;
@@ -548,7 +364,7 @@ JsonOrError multi_head_json(std::string_view request) {
 // ---- seeded random tables ------------------------------------------------------------------
 
 JsonOrError random_matrix_json(std::string_view request) {
-  auto parsed = parse_request(request, {"rows", "cols", "seed", "min", "max", "decimals"});
+  auto parsed = parse_request(request, {"rows", "cols", "seed", "min", "max", "decimals"}, plain_list);
   if (auto* error = std::get_if<InputError>(&parsed)) return *error;
   const Value& root = std::get<Value>(parsed);
   const std::size_t max_values = RandomGridLimits::max_values;

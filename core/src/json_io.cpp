@@ -2,34 +2,31 @@
 // same errors, named by JSON path.
 #include "attention/json_io.h"
 
-#include <cmath>
 #include <string>
 
 #include "attention/article_claims.h"
 #include "attention/json.h"
 #include "attention/kernels.h"
+#include "json_request.h"
 
 namespace attn {
 
 namespace {
 
-constexpr std::size_t max_input_bytes = 8u << 20;  // far above the largest valid input (~2 MB)
+using json_request::index_path;
+using json_request::write_key;
+using json_request::write_matrix;
+using json_request::write_numbers;
+using json_request::write_strings;
 
-std::string index_path(std::string_view base, std::size_t index) {
-  return std::string(base) + "[" + std::to_string(index) + "]";
-}
+using json_request::TokenText;
 
-// "got an array", "got null", or a short string quoted: "got \"NaN\"" (the wasm module's JS
-// wrapper passes NaN and ±Infinity through as such strings, since JSON has no such numbers).
-std::string got(const json::Value& value) {
-  if (value.type == json::Value::Type::string) {
-    if (value.string.size() > 32) return "got a string";
-    std::string text = "got ";
-    json::write_string(text, value.string);
-    return text;
-  }
-  return "got " + std::string(json::type_name(value.type));
-}
+// The attention input's messages name a number given where none belongs by its kind alone:
+// "got a number" (and "got an array", "got null", or a short string quoted: "got \"NaN\"", as
+// the wasm module's JS wrapper passes NaN and ±Infinity through as such strings).
+constexpr json_request::NumberInGot numbers = json_request::NumberInGot::kind;
+
+std::string got(const json::Value& value) { return json_request::got(value, numbers); }
 
 // Reads one matrix field, checking its shape against the tokens and (for k and v) q's head_dim.
 // expected_cols == 0 means "take head_dim from row 0" (q).
@@ -70,7 +67,7 @@ std::optional<InputError> read_matrix(const json::Value& root, std::string_view 
     }
     for (std::size_t c = 0; c < cols; ++c) {
       const json::Value& cell = row.array[c];
-      const std::string cell_path = row_path + "[" + std::to_string(c) + "]";
+      const std::string cell_path = index_path(row_path, c);
       if (cell.type != json::Value::Type::number)
         return make_input_error(cell_path, "must be a finite number, " + got(cell));
       if (auto error = check_value(cell_path, cell.number)) return error;
@@ -78,29 +75,6 @@ std::optional<InputError> read_matrix(const json::Value& root, std::string_view 
     }
   }
   return std::nullopt;
-}
-
-void write_matrix(std::string& out, const Matrix& m) {
-  out += '[';
-  for (std::size_t r = 0; r < m.rows; ++r) {
-    if (r) out += ',';
-    out += '[';
-    for (std::size_t c = 0; c < m.cols; ++c) {
-      if (c) out += ',';
-      json::write_number(out, m.at(r, c));
-    }
-    out += ']';
-  }
-  out += ']';
-}
-
-void write_floats(std::string& out, const float* values, std::size_t count) {
-  out += '[';
-  for (std::size_t n = 0; n < count; ++n) {
-    if (n) out += ',';
-    json::write_number(out, values[n]);
-  }
-  out += ']';
 }
 
 // [outer][inner][depth] from a flat row-major buffer.
@@ -112,84 +86,41 @@ void write_cube(std::string& out, const std::vector<float>& values, std::size_t 
     out += '[';
     for (std::size_t j = 0; j < inner; ++j) {
       if (j) out += ',';
-      write_floats(out, values.data() + (i * inner + j) * depth, depth);
+      write_numbers(out, values.data() + (i * inner + j) * depth, depth);
     }
     out += ']';
   }
   out += ']';
 }
 
-void write_strings(std::string& out, const std::vector<std::string>& strings) {
-  out += '[';
-  for (std::size_t n = 0; n < strings.size(); ++n) {
-    if (n) out += ',';
-    json::write_string(out, strings[n]);
-  }
-  out += ']';
-}
-
-void write_key(std::string& out, std::string_view key) {
-  if (out.back() != '{') out += ',';
-  json::write_string(out, key);
-  out += ':';
-}
-
 }  // namespace
 
 std::variant<AttentionInput, InputError> parse_attention_input(std::string_view json_text) {
-  if (json_text.size() > max_input_bytes)
-    return make_input_error("input", "is " + std::to_string(json_text.size()) +
-                                         " bytes; the limit is " + std::to_string(max_input_bytes));
-  const json::ParseResult parsed = json::parse(json_text);
-  if (!parsed.value) return make_input_error("input", parsed.error);
-  const json::Value& root = *parsed.value;
+  auto parsed = json_request::parse_within_limit(json_text);
+  if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+  const json::Value& root = std::get<json::Value>(parsed);
   if (root.type != json::Value::Type::object)
     return make_input_error("input", "must be a JSON object with tokens, q, k, v, mask and scale, " + got(root));
+  if (auto error = json_request::check_known_members(root, {"tokens", "q", "k", "v", "mask", "scale"}))
+    return *error;
 
-  for (const auto& [key, value] : root.object) {
-    (void)value;
-    if (key != "tokens" && key != "q" && key != "k" && key != "v" && key != "mask" && key != "scale")
-      return make_input_error(json::member_path(key), "is not a known field (expected tokens, q, k, v, mask, scale)");
-  }
-
+  // Token text is checked with the rest of the input (validate_input, below).
   AttentionInput input;
-  const json::Value* tokens = root.find("tokens");
-  if (!tokens) return make_input_error("tokens", "is missing (expected an array of words)");
-  if (tokens->type != json::Value::Type::array)
-    return make_input_error("tokens", "must be an array of strings, " + got(*tokens));
-  if (tokens->array.empty()) return make_input_error("tokens", "needs at least one token");
-  if (tokens->array.size() > Limits::max_tokens)
-    return make_input_error("tokens", "has " + std::to_string(tokens->array.size()) +
-                                          " tokens; the limit is " +
-                                          std::to_string(Limits::max_tokens));
-  for (std::size_t t = 0; t < tokens->array.size(); ++t) {
-    const json::Value& token = tokens->array[t];
-    if (token.type != json::Value::Type::string)
-      return make_input_error(index_path("tokens", t), "must be a string, " + got(token));
-    input.tokens.push_back(token.string);
-  }
+  if (!root.find("tokens")) return make_input_error("tokens", "is missing (expected an array of words)");
+  if (auto error = json_request::read_tokens(root, input.tokens, TokenText::unchecked, numbers))
+    return *error;
   const std::size_t token_count = input.tokens.size();
 
   if (auto error = read_matrix(root, "q", token_count, 0, input.q)) return *error;
   if (auto error = read_matrix(root, "k", token_count, input.q.cols, input.k)) return *error;
   if (auto error = read_matrix(root, "v", token_count, input.q.cols, input.v)) return *error;
 
-  if (const json::Value* mask = root.find("mask")) {
-    const char* expected = "must be \"causal\", \"none\" or \"causal_zero\", ";
-    if (mask->type != json::Value::Type::string) return make_input_error("mask", expected + got(*mask));
-    const std::optional<MaskVariant> variant = parse_mask_variant(mask->string);
-    if (!variant) return make_input_error("mask", expected + got(*mask));
-    input.mask = variant->mask;
-    input.mask_fill = variant->fill;
-  }
-
-  if (const json::Value* scale = root.find("scale")) {
-    const char* expected = "must be \"sqrt_d\", \"d\" or \"none\", ";
-    if (scale->type != json::Value::Type::string) return make_input_error("scale", expected + got(*scale));
-    const std::optional<ScaleKind> kind = parse_scale(scale->string);
-    if (!kind) return make_input_error("scale", expected + got(*scale));
-    input.scale = *kind;
-  }
+  MaskVariant mask{input.mask, input.mask_fill};
+  if (auto error = json_request::read_mask(root, {"causal", "none", "causal_zero"}, mask, numbers))
+    return *error;
+  input.mask = mask.mask;
+  input.mask_fill = mask.fill;
+  if (auto error = json_request::read_scale(root, input.scale, numbers)) return *error;
 
   // The same checks a C++ caller gets (token text, limits), so no path skips them.
   if (auto error = validate_input(input)) return *error;
@@ -214,17 +145,17 @@ std::string trace_to_json(const Trace& t) {
   write_key(out, "scaled"); write_matrix(out, t.scaled);
   write_key(out, "masked"); write_matrix(out, t.masked);  // -infinity is written as null
   write_key(out, "exponentials"); write_matrix(out, t.exponentials);
-  write_key(out, "row_max"); write_floats(out, t.row_max.data(), T);
+  write_key(out, "row_max"); write_numbers(out, t.row_max.data(), T);
   write_key(out, "row_shifted");
   out += '[';
   for (std::size_t i = 0; i < T; ++i) {
     if (i) out += ',';
-    out += t.row_shifted[i] ? "true" : "false";
+    json_request::write_bool(out, t.row_shifted[i]);
   }
   out += ']';
-  write_key(out, "row_totals"); write_floats(out, t.row_totals.data(), T);
+  write_key(out, "row_totals"); write_numbers(out, t.row_totals.data(), T);
   write_key(out, "weights"); write_matrix(out, t.weights);
-  write_key(out, "weight_sums"); write_floats(out, t.weight_sums.data(), T);
+  write_key(out, "weight_sums"); write_numbers(out, t.weight_sums.data(), T);
   write_key(out, "weighted_values"); write_cube(out, t.weighted_values, T, T, d);
   write_key(out, "out"); write_matrix(out, t.out);
   out += '}';
@@ -253,13 +184,11 @@ std::string vocabulary_to_json(const article::Vocabulary& vocabulary) {
 
 std::string next_word_to_json(const NextWordScores& scores) {
   std::string out = "{";
-  write_key(out, "logits"); write_floats(out, scores.logits.data(), scores.logits.size());
-  write_key(out, "exponentials");
-  write_floats(out, scores.exponentials.data(), scores.exponentials.size());
+  write_key(out, "logits"); write_numbers(out, scores.logits);
+  write_key(out, "exponentials"); write_numbers(out, scores.exponentials);
   write_key(out, "total"); json::write_number(out, scores.total);
-  write_key(out, "shifted"); out += scores.shifted ? "true" : "false";
-  write_key(out, "probabilities");
-  write_floats(out, scores.probabilities.data(), scores.probabilities.size());
+  write_key(out, "shifted"); json_request::write_bool(out, scores.shifted);
+  write_key(out, "probabilities"); write_numbers(out, scores.probabilities);
   write_key(out, "probability_sum"); json::write_number(out, scores.probability_sum);
   write_key(out, "most_likely"); json::write_number(out, static_cast<double>(scores.most_likely));
   out += '}';
@@ -270,8 +199,9 @@ std::variant<std::vector<float>, InputError> parse_number_row(std::string_view j
                                                               std::string_view field,
                                                               std::size_t expected_length) {
   const std::string name(field);
-  if (json_text.size() > max_input_bytes)
-    return make_input_error(name, "is larger than the " + std::to_string(max_input_bytes) + "-byte limit");
+  if (json_text.size() > json_request::max_request_bytes)
+    return make_input_error(name, "is larger than the " +
+                                      std::to_string(json_request::max_request_bytes) + "-byte limit");
   const json::ParseResult parsed = json::parse(json_text);
   if (!parsed.value) return make_input_error(name, parsed.error);
   const json::Value& row = *parsed.value;
@@ -296,45 +226,30 @@ std::string article_data_to_json() {
   std::string out = "{";
   write_key(out, "two_words"); out += attention_input_to_json(article::two_words());
   write_key(out, "four_words"); out += attention_input_to_json(article::four_words());
-  write_key(out, "four_words_worked_rows");
-  out += '[';
-  const std::vector<std::size_t> rows = article::four_words_worked_rows();
-  for (std::size_t n = 0; n < rows.size(); ++n) {
-    if (n) out += ',';
-    json::write_number(out, static_cast<double>(rows[n]));
-  }
-  out += ']';
+  write_key(out, "four_words_worked_rows"); write_numbers(out, article::four_words_worked_rows());
   write_key(out, "vocabulary"); out += vocabulary_to_json(article::vocabulary());
   out += '}';
   return out;
 }
 
 std::string claim_checks_to_json() {
-  std::string out = "[";
-  for (const article::ClaimCheck& claim : article::check_claims()) {
-    if (out.size() > 1) out += ',';
-    out += '{';
+  std::string out;
+  json_request::write_objects(out, article::check_claims(), [&](const article::ClaimCheck& claim) {
     write_key(out, "what"); json::write_string(out, claim.what);
     write_key(out, "printed"); json::write_string(out, claim.printed);
     write_key(out, "computed"); json::write_string(out, claim.computed);
-    write_key(out, "matches"); out += claim.matches ? "true" : "false";
-    out += '}';
-  }
-  out += ']';
+    write_key(out, "matches"); json_request::write_bool(out, claim.matches);
+  });
   return out;
 }
 
 std::string kernel_registry_to_json() {
-  std::string out = "[";
-  for (const KernelInfo& kernel : kernel_registry()) {
-    if (out.size() > 1) out += ',';
-    out += '{';
+  std::string out;
+  json_request::write_objects(out, kernel_registry(), [&](const KernelInfo& kernel) {
     write_key(out, "name"); json::write_string(out, kernel.name);
     write_key(out, "isa"); json::write_string(out, kernel.isa);
     write_key(out, "vector_width"); json::write_number(out, static_cast<double>(kernel.vector_width));
-    out += '}';
-  }
-  out += ']';
+  });
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "attention/seeded_random.h"
+
 namespace attn::json_request {
 
 using Type = Value::Type;
@@ -22,11 +24,18 @@ std::string power_text(double bound) {
   return text;
 }
 
+// "a, b, c"
+std::string listed(std::initializer_list<std::string_view> names) {
+  std::string text;
+  for (std::string_view name : names) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text;
+}
+
 }  // namespace
 
-std::string got(const Value& value) {
+std::string got(const Value& value, NumberInGot number) {
   std::string text = "got ";
-  if (value.type == Type::number) {
+  if (value.type == Type::number && number == NumberInGot::value) {
     json::write_number(text, value.number);
   } else if (value.type == Type::string && value.string.size() <= 32) {
     json::write_string(text, value.string);
@@ -40,26 +49,39 @@ std::string index_path(std::string_view base, std::size_t index) {
   return std::string(base) + "[" + std::to_string(index) + "]";
 }
 
-std::variant<Value, InputError> parse_request(std::string_view text,
-                                              std::initializer_list<std::string_view> known) {
+std::variant<Value, InputError> parse_within_limit(std::string_view text) {
   if (text.size() > max_request_bytes)
     return make_input_error("input", "is " + std::to_string(text.size()) +
                                          " bytes; the limit is " + std::to_string(max_request_bytes));
   json::ParseResult parsed = json::parse(text);
   if (!parsed.value) return make_input_error("input", parsed.error);
-  std::string listed;
-  for (std::string_view name : known) listed += (listed.empty() ? "" : ", ") + std::string(name);
-  if (parsed.value->type != Type::object)
-    return make_input_error("input", "must be a JSON object with any of " + listed + ", " +
-                                         got(*parsed.value));
-  for (const auto& [key, member] : parsed.value->object) {
+  return std::move(*parsed.value);
+}
+
+std::optional<InputError> check_known_members(const Value& object,
+                                              std::initializer_list<std::string_view> known) {
+  for (const auto& [key, member] : object.object) {
     (void)member;
     bool is_known = false;
     for (std::string_view name : known) is_known = is_known || key == name;
     if (!is_known)
-      return make_input_error(json::member_path(key), "is not a known field (expected " + listed + ")");
+      return make_input_error(json::member_path(key), "is not a known field (expected " +
+                                                          listed(known) + ")");
   }
-  return std::move(*parsed.value);
+  return std::nullopt;
+}
+
+std::variant<Value, InputError> parse_request(std::string_view text,
+                                              std::initializer_list<std::string_view> known,
+                                              std::string_view list_intro) {
+  auto parsed = parse_within_limit(text);
+  if (std::holds_alternative<InputError>(parsed)) return parsed;
+  const Value& root = std::get<Value>(parsed);
+  if (root.type != Type::object)
+    return make_input_error("input", "must be a JSON object with " + std::string(list_intro) +
+                                         listed(known) + ", " + got(root));
+  if (auto error = check_known_members(root, known)) return *error;
+  return parsed;
 }
 
 std::optional<InputError> read_whole_value(const Value& value, const std::string& path,
@@ -91,7 +113,8 @@ std::optional<InputError> read_seed(const Value& root, std::uint64_t& seed) {
   const Value* member = root.find("seed");
   if (!member) return std::nullopt;
   double value = 0.0;
-  if (auto error = read_whole_value(*member, "seed", 0.0, 9007199254740991.0, value)) return error;
+  if (auto error = read_whole_value(*member, "seed", 0.0, static_cast<double>(max_seed), value))
+    return error;
   seed = static_cast<std::uint64_t>(value);
   return std::nullopt;
 }
@@ -115,7 +138,7 @@ std::optional<InputError> read_number_in(const Value& root, std::string_view key
 
 std::optional<InputError> read_choice(const Value& root, std::string_view key,
                                       std::initializer_list<std::string_view> choices,
-                                      std::string& out) {
+                                      std::string& out, NumberInGot number) {
   const Value* member = root.find(key);
   if (!member) return std::nullopt;
   std::string expected;
@@ -131,29 +154,30 @@ std::optional<InputError> read_choice(const Value& root, std::string_view key,
         out = member->string;
         return std::nullopt;
       }
-  return make_input_error(std::string(key), "must be " + expected + ", " + got(*member));
+  return make_input_error(std::string(key), "must be " + expected + ", " + got(*member, number));
 }
 
 std::optional<InputError> read_mask(const Value& root, std::initializer_list<std::string_view> choices,
-                                    MaskVariant& out) {
+                                    MaskVariant& out, NumberInGot number) {
   std::string name(mask_variant_name(out.mask, out.fill));
-  if (auto error = read_choice(root, "mask", choices, name)) return error;
+  if (auto error = read_choice(root, "mask", choices, name, number)) return error;
   out = *parse_mask_variant(name);
   return std::nullopt;
 }
 
-std::optional<InputError> read_scale(const Value& root, ScaleKind& out) {
+std::optional<InputError> read_scale(const Value& root, ScaleKind& out, NumberInGot number) {
   std::string name(scale_name(out));
-  if (auto error = read_choice(root, "scale", {"sqrt_d", "d", "none"}, name)) return error;
+  if (auto error = read_choice(root, "scale", {"sqrt_d", "d", "none"}, name, number)) return error;
   out = *parse_scale(name);
   return std::nullopt;
 }
 
-std::optional<InputError> read_tokens(const Value& root, std::vector<std::string>& out) {
+std::optional<InputError> read_tokens(const Value& root, std::vector<std::string>& out,
+                                      TokenText text, NumberInGot number) {
   const Value* list = root.find("tokens");
   if (!list) return std::nullopt;
   if (list->type != Type::array)
-    return make_input_error("tokens", "must be an array of strings, " + got(*list));
+    return make_input_error("tokens", "must be an array of strings, " + got(*list, number));
   if (list->array.empty()) return make_input_error("tokens", "needs at least one token");
   if (list->array.size() > Limits::max_tokens)
     return make_input_error("tokens", "has " + std::to_string(list->array.size()) +
@@ -162,12 +186,15 @@ std::optional<InputError> read_tokens(const Value& root, std::vector<std::string
   for (std::size_t t = 0; t < list->array.size(); ++t) {
     const Value& token = list->array[t];
     const std::string path = index_path("tokens", t);
-    if (token.type != Type::string) return make_input_error(path, "must be a string, " + got(token));
-    if (token.string.empty()) return make_input_error(path, "must not be empty");
-    if (token.string.size() > Limits::max_token_length)
-      return make_input_error(path, "is " + std::to_string(token.string.size()) +
-                                        " bytes long; the limit is " +
-                                        std::to_string(Limits::max_token_length));
+    if (token.type != Type::string)
+      return make_input_error(path, "must be a string, " + got(token, number));
+    if (text == TokenText::checked) {
+      if (token.string.empty()) return make_input_error(path, "must not be empty");
+      if (token.string.size() > Limits::max_token_length)
+        return make_input_error(path, "is " + std::to_string(token.string.size()) +
+                                          " bytes long; the limit is " +
+                                          std::to_string(Limits::max_token_length));
+    }
     tokens.push_back(token.string);
   }
   out = std::move(tokens);
@@ -232,15 +259,6 @@ void write_matrix(std::string& out, const Matrix& m) {
       json::write_number(out, m.at(r, c));
     }
     out += ']';
-  }
-  out += ']';
-}
-
-void write_floats(std::string& out, const std::vector<float>& values) {
-  out += '[';
-  for (std::size_t n = 0; n < values.size(); ++n) {
-    if (n) out += ',';
-    json::write_number(out, values[n]);
   }
   out += ']';
 }

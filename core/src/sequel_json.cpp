@@ -53,15 +53,21 @@ std::optional<InputError> read_layer_basics(const Value& root, double max_abs, L
     out.x = std::move(table);
   }
   if (auto error = read_count(root, "n_heads", 1, MultiHeadLimits::max_d_model, out.n_heads)) return error;
-  if (out.n_heads > out.d_model || out.d_model % out.n_heads != 0)
-    return make_input_error("n_heads", "must divide d_model " + std::to_string(out.d_model) +
-                                           " into heads of equal size (" +
-                                           std::to_string(out.n_heads) + " does not)");
+  if (auto error = layer_tables::check_head_split(out.d_model, out.n_heads)) return error;
   if (auto error = read_seed(root, out.seed)) return error;
   if (auto error = read_mask(root, mask_choices, out.mask)) return error;
   if (read_scale_member)
     if (auto error = read_scale(root, out.scale)) return error;
   return std::nullopt;
+}
+
+// x (when given), mask and scale into a layer's input.
+template <typename LayerInput>
+void apply_basics(const LayerBasics& basics, LayerInput& input) {
+  if (basics.x) input.x = *basics.x;
+  input.mask = basics.mask.mask;
+  input.mask_fill = basics.mask.fill;
+  input.scale = basics.scale;
 }
 
 // ---- writing pieces ------------------------------------------------------------------------
@@ -88,6 +94,16 @@ void write_seed(std::string& out, std::uint64_t seed) {
 void write_mask_and_scale(std::string& out, const Trace& trace) {
   write_text(out, "mask", mask_variant_name(trace.mask, trace.mask_fill));
   write_text(out, "scale", scale_name(trace.scale));
+}
+
+// The rest of a layer: concat, w_o, out and the bill of its toy shape; closes the object.
+template <typename Layer>
+void write_output_and_bill(std::string& out, const Layer& layer, const ModelShape& toy_shape) {
+  write_key(out, "concat"); write_matrix(out, layer.concat);
+  write_key(out, "w_o"); write_matrix(out, layer.w_o);
+  write_key(out, "out"); write_matrix(out, layer.out);
+  write_key(out, "bill"); out += kv_bill_to_json(compute_kv_bill(toy_shape));
+  out += '}';
 }
 
 void write_errors(std::string& out, std::string_view key, const ErrorFigures& figures) {
@@ -193,7 +209,7 @@ void write_quantised_rows(std::string& out, std::string_view key, const Quantise
                           std::size_t d) {
   write_key(out, key);
   out += '{';
-  write_key(out, "scales"); write_floats(out, rows.scales);
+  write_key(out, "scales"); write_numbers(out, rows.scales);
   write_key(out, "codes");
   out += '[';
   for (std::size_t t = 0; t * d < rows.codes.size(); ++t) {
@@ -233,36 +249,21 @@ std::string grouped_attention_to_json(const GroupedAttentionLayer& layer, std::u
   write_mask_and_scale(out, layer.heads.front().trace);
   write_key(out, "x"); write_matrix(out, layer.x);
   write_key(out, "kv_heads");
-  out += '[';
-  for (std::size_t g = 0; g < layer.kv_heads.size(); ++g) {
-    const KvHeadOfLayer& kv = layer.kv_heads[g];
-    out += g ? ",{" : "{";
+  write_objects(out, layer.kv_heads, [&](const KvHeadOfLayer& kv) {
     write_key(out, "w_k"); write_matrix(out, kv.w_k);
     write_key(out, "w_v"); write_matrix(out, kv.w_v);
     write_key(out, "k"); write_matrix(out, kv.k);
     write_key(out, "v"); write_matrix(out, kv.v);
     write_key(out, "query_heads"); write_counts(out, kv.query_heads);
-    out += '}';
-  }
-  out += ']';
+  });
   write_key(out, "heads");
-  out += '[';
-  for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-    const QueryHeadOfLayer& head = layer.heads[h];
-    out += h ? ",{" : "{";
+  write_objects(out, layer.heads, [&](const QueryHeadOfLayer& head) {
     write_count(out, "kv_head", head.kv_head);
     write_key(out, "w_q"); write_matrix(out, head.w_q);
     write_key(out, "trace"); out += trace_to_json(head.trace);
-    out += '}';
-  }
-  out += ']';
-  write_key(out, "concat"); write_matrix(out, layer.concat);
-  write_key(out, "w_o"); write_matrix(out, layer.w_o);
-  write_key(out, "out"); write_matrix(out, layer.out);
-  write_key(out, "bill");
-  out += kv_bill_to_json(compute_kv_bill(
-      toy_grouped_shape(layer.d_model, layer.n_heads, layer.n_kv_heads, layer.tokens.size())));
-  out += '}';
+  });
+  write_output_and_bill(
+      out, layer, toy_grouped_shape(layer.d_model, layer.n_heads, layer.n_kv_heads, layer.tokens.size()));
   return out;
 }
 
@@ -283,10 +284,7 @@ JsonOrError grouped_attention_json(std::string_view request) {
 
   GroupedAttentionInput input =
       seeded_grouped_input(basics.tokens, basics.d_model, basics.n_heads, n_kv_heads, basics.seed);
-  if (basics.x) input.x = *basics.x;
-  input.mask = basics.mask.mask;
-  input.mask_fill = basics.mask.fill;
-  input.scale = basics.scale;
+  apply_basics(basics, input);
   if (auto error = validate_grouped_input(input)) return *error;
   return grouped_attention_to_json(compute_grouped_attention(input), basics.seed);
 }
@@ -308,24 +306,14 @@ std::string latent_attention_to_json(const LatentAttentionLayer& layer, std::uin
   write_key(out, "w_dkv"); write_matrix(out, layer.w_dkv);
   write_key(out, "latent"); write_matrix(out, layer.latent);
   write_key(out, "heads");
-  out += '[';
-  for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-    const LatentHeadOfLayer& head = layer.heads[h];
-    out += h ? ",{" : "{";
+  write_objects(out, layer.heads, [&](const LatentHeadOfLayer& head) {
     write_key(out, "w_q"); write_matrix(out, head.w_q);
     write_key(out, "w_uk"); write_matrix(out, head.w_uk);
     write_key(out, "w_uv"); write_matrix(out, head.w_uv);
     write_key(out, "trace"); out += trace_to_json(head.trace);
-    out += '}';
-  }
-  out += ']';
-  write_key(out, "concat"); write_matrix(out, layer.concat);
-  write_key(out, "w_o"); write_matrix(out, layer.w_o);
-  write_key(out, "out"); write_matrix(out, layer.out);
-  write_key(out, "bill");
-  out += kv_bill_to_json(compute_kv_bill(
-      toy_latent_shape(layer.d_model, layer.n_heads, layer.d_latent, layer.tokens.size())));
-  out += '}';
+  });
+  write_output_and_bill(
+      out, layer, toy_latent_shape(layer.d_model, layer.n_heads, layer.d_latent, layer.tokens.size()));
   return out;
 }
 
@@ -344,10 +332,7 @@ JsonOrError latent_attention_json(std::string_view request) {
 
   LatentAttentionInput input =
       seeded_latent_input(basics.tokens, basics.d_model, basics.n_heads, d_latent, basics.seed);
-  if (basics.x) input.x = *basics.x;
-  input.mask = basics.mask.mask;
-  input.mask_fill = basics.mask.fill;
-  input.scale = basics.scale;
+  apply_basics(basics, input);
   if (auto error = validate_latent_input(input)) return *error;
   return latent_attention_to_json(compute_latent_attention(input), basics.seed);
 }
@@ -389,10 +374,7 @@ JsonOrError flash_tiles_json(std::string_view request) {
   write_key(out, "k"); write_matrix(out, tiles.k);
   write_key(out, "v"); write_matrix(out, tiles.v);
   write_key(out, "steps");
-  out += '[';
-  for (std::size_t n = 0; n < tiles.steps.size(); ++n) {
-    const FlashTileStep& step = tiles.steps[n];
-    out += n ? ",{" : "{";
+  write_objects(out, tiles.steps, [&](const FlashTileStep& step) {
     write_count(out, "query_tile", step.query_tile);
     write_count(out, "key_tile", step.key_tile);
     write_count(out, "row_begin", step.row_begin);
@@ -409,7 +391,7 @@ JsonOrError flash_tiles_json(std::string_view request) {
     const auto floats_or_null = [&](std::string_view key, const std::vector<float>& values) {
       write_key(out, key);
       if (step.skipped) out += "null";
-      else write_floats(out, values);
+      else write_numbers(out, values);
     };
     matrix_or_null("scores", step.scores);
     floats_or_null("tile_max", step.tile_max);
@@ -420,13 +402,11 @@ JsonOrError flash_tiles_json(std::string_view request) {
     floats_or_null("sum_before", step.sum_before);
     floats_or_null("sum_after", step.sum_after);
     matrix_or_null("partial_out", step.partial_out);
-    out += '}';
-  }
-  out += ']';
+  });
   write_count(out, "computed_tiles", tiles.computed_tiles);
   write_count(out, "skipped_tiles", tiles.skipped_tiles);
-  write_key(out, "row_max"); write_floats(out, tiles.row_max);
-  write_key(out, "row_sum"); write_floats(out, tiles.row_sum);
+  write_key(out, "row_max"); write_numbers(out, tiles.row_max);
+  write_key(out, "row_sum"); write_numbers(out, tiles.row_sum);
   write_key(out, "out"); write_matrix(out, tiles.out);
   write_key(out, "untiled_out"); write_matrix(out, tiles.untiled_out);
   write_key(out, "max_abs_difference"); json::write_number(out, tiles.max_abs_difference);
@@ -484,10 +464,7 @@ JsonOrError quantised_cache_json(std::string_view request) {
   write_key(out, "reference"); out += trace_to_json(cache.reference);
   write_count(out, "unquantised_bytes_per_token", cache.unquantised_bytes_per_token);
   write_key(out, "levels");
-  out += '[';
-  for (std::size_t n = 0; n < cache.levels.size(); ++n) {
-    const QuantisedLevel& level = cache.levels[n];
-    out += n ? ",{" : "{";
+  write_objects(out, cache.levels, [&](const QuantisedLevel& level) {
     write_count(out, "bits", static_cast<std::size_t>(level.bits));
     write_count(out, "levels_each_side", static_cast<std::size_t>(level.levels_each_side));
     write_quantised_rows(out, "k", level.k, d);
@@ -498,9 +475,8 @@ JsonOrError quantised_cache_json(std::string_view request) {
     write_errors(out, "weights_error", level.weights_error);
     write_errors(out, "out_error", level.out_error);
     write_count(out, "bytes_per_token", level.bytes_per_token);
-    out += '}';
-  }
-  out += "]}";
+  });
+  out += '}';
   return out;
 }
 
@@ -647,11 +623,8 @@ JsonOrError kv_bill_json(std::string_view request) {
 }
 
 std::string model_presets_to_json() {
-  std::string out = "[";
-  bool first = true;
-  for (const ModelPreset& preset : model_presets()) {
-    out += first ? "{" : ",{";
-    first = false;
+  std::string out;
+  write_objects(out, model_presets(), [&](const ModelPreset& preset) {
     const bool latent = preset.attention == "MLA";
     write_text(out, "name", preset.name);
     write_text(out, "label", preset.label);
@@ -670,9 +643,7 @@ std::string model_presets_to_json() {
     write_text(out, "parameters_source", preset.parameters_source);
     write_text(out, "citation", preset.citation);
     write_text(out, "note", preset.note);
-    out += '}';
-  }
-  out += ']';
+  });
   return out;
 }
 

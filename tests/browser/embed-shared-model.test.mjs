@@ -174,6 +174,15 @@ describe('one model across an article, and two explainers beside it', { timeout:
     // Its reset button brings back the configured numbers.
     await page.locator('#first button[data-control="reset"]').click();
     assertTable(await readShadowTable(page, 'first', 'scores'), referenceAttention(article.two_words).scores, 3, 'first after reset');
+    // reset() called from script also drops the message about a refused edit.
+    await typeInto('first', 'q', 0, 1, '1e16');
+    const message = () => page.evaluate(() => {
+      const box = document.getElementById('first').shadowRoot.querySelector('.edit-message');
+      return box.hidden ? null : box.textContent;
+    });
+    assert.match(await message(), /outside the allowed range/);
+    await page.evaluate(() => document.getElementById('first').reset());
+    assert.equal(await message(), null);
   });
 
   it('the arrows view: one arrow per visible pair, thickness by weight, backwards only under the causal mask', async () => {

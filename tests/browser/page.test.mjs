@@ -76,6 +76,12 @@ function assertPrinted(text, expected, decimals, what) {
     `${what}: the page prints ${text}, the float64 reference is ${expected}`);
 }
 
+/** The values shown in the input cells of an editable table, row by row. */
+function readInputs(page, name) {
+  return page.$$eval(`table[data-table="${name}"] tbody tr`, (rows) =>
+    rows.map((row) => Array.from(row.querySelectorAll('input'), (input) => input.value)));
+}
+
 /** Every body cell of a token × token table against the reference matrix. */
 function assertMatrix(table, labels, expected, decimals, what) {
   assert.deepEqual(table.rows.map((r) => r.label), labels, `${what}: row labels`);
@@ -158,17 +164,22 @@ describe('the walkthrough under a strict Content-Security-Policy', { timeout: TE
     assert.equal(await page.locator('[aria-busy="true"]').count(), 0, 'no slot is still computing');
   });
 
-  it('prints Q, K and V with three decimals', async () => {
+  it('shows Q, K and V as editable cells holding the article\'s numbers exactly', async () => {
     const { tokens, q, k, v } = article.two_words;
     for (const [name, matrix, letter] of [['q', q, 'q'], ['k', k, 'k'], ['v', v, 'v']]) {
       const table = await readTable(page, name);
       assert.ok(table, `table ${name}`);
       assert.deepEqual(table.columns, matrix[0].map((_, c) => `${letter}${c}`));
-      assertMatrix(table, tokens, matrix, 3, name.toUpperCase());
+      assert.deepEqual(table.rows.map((r) => r.label), tokens, `${name} row labels`);
+      const shown = await readInputs(page, name);
+      assert.equal(shown.length, matrix.length, `${name}: one row of inputs per token`);
+      shown.forEach((row, i) => row.forEach((text, c) => {
+        assert.ok(!text.includes('-'), `${name}[${i}][${c}]: "${text}" uses a hyphen instead of U+2212`);
+        // The core works in float32: the cell holds the article's number as that float.
+        assert.equal(Math.fround(parsePrinted(text)), Math.fround(matrix[i][c]), `${name}[${i}][${c}] shows "${text}"`);
+      }));
     }
-    const qTable = await readTable(page, 'q');
-    assert.deepEqual(qTable.rows[1].cells.map((c) => c.text),
-      ['1.100', `${MINUS}0.800`, '0.200', '0.300'], "the article's q_cat");
+    assert.deepEqual((await readInputs(page, 'q'))[1], ['1.1', `${MINUS}0.8`, '0.2', '0.3'], "the article's q_cat");
   });
 
   it('works out both dot products of the last token, factor by factor', async () => {
@@ -364,7 +375,7 @@ describe('the walkthrough under a strict Content-Security-Policy', { timeout: TE
       assert.ok(luminance(shadeColours.get(levels[n])) < luminance(shadeColours.get(levels[n - 1])),
         `shade ${levels[n]} is darker than shade ${levels[n - 1]}`);
     }
-    const legend = await page.$$eval('.legend-swatches li', (items) => items.map((li) => li.textContent));
+    const legend = await page.$$eval('[data-slot="grid-legend"] .legend-swatches li', (items) => items.map((li) => li.textContent));
     assert.equal(legend.length, 6, 'five weight bands and the masked swatch');
     assert.match(legend.at(-1), /masked/);
 

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { headF64 } from '../support/attention-f64.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const tool = process.env.ATTENTION_BY_HAND ?? join(repoRoot, 'build', 'native', 'attention-by-hand');
@@ -30,24 +31,6 @@ const article = {
   v: [[-0.5, -0.4, 0.1, 1.1], [1.2, -0.3, -0.2, -0.6]],
   mask: 'causal',
 };
-
-// softmax(mask(q kᵀ / √d)) v in float64, written from the formula, with the row maximum
-// subtracted so large scores do not overflow.
-function referenceF64({ q, k, v, mask = 'causal' }) {
-  const T = q.length;
-  const d = q[0].length;
-  const scores = q.map((qi) => k.map((kj) => qi.reduce((sum, x, c) => sum + x * kj[c], 0)));
-  const scaled = scores.map((row) => row.map((s) => s / Math.sqrt(d)));
-  const masked = scaled.map((row, i) => row.map((s, j) => (mask === 'causal' && j > i ? -Infinity : s)));
-  const weights = masked.map((row) => {
-    const max = Math.max(...row);
-    const e = row.map((x) => Math.exp(x - max));
-    const total = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / total);
-  });
-  const out = weights.map((w) => Array.from({ length: d }, (_, c) => w.reduce((sum, wj, j) => sum + wj * v[j][c], 0)));
-  return { T, d, scores, scaled, masked, weights, out };
-}
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);
@@ -126,7 +109,7 @@ test('--json -: the article input gives one JSON object that matches float64', (
   assert.equal(trace.head_dim, 4);
   assert.equal(trace.scale_divisor, 2);
 
-  const ref = referenceF64(article);
+  const ref = headF64(article);
   assertClose(trace.scores, ref.scores, 1e-5, 'scores');
   assertClose(trace.scaled, ref.scaled, 1e-5, 'scaled');
   assertClose(trace.masked, ref.masked, 1e-5, 'masked');
@@ -169,8 +152,8 @@ test('--json: mask "none" has no nulls and every weight is positive', () => {
   assert.equal(trace.mask, 'none');
   for (const row of trace.masked) for (const x of row) assert.equal(typeof x, 'number');
   for (const row of trace.weights) for (const w of row) assert.ok(w > 0);
-  assertClose(trace.weights, referenceF64({ ...article, mask: 'none' }).weights, 1e-5, 'weights');
-  assertClose(trace.out, referenceF64({ ...article, mask: 'none' }).out, 1e-5, 'out');
+  assertClose(trace.weights, headF64({ ...article, mask: 'none' }).weights, 1e-5, 'weights');
+  assertClose(trace.out, headF64({ ...article, mask: 'none' }).out, 1e-5, 'out');
 });
 
 test('--json: the mask defaults to causal', () => {
@@ -184,7 +167,7 @@ test('--json: random heads match float64 within 1e-5, rows of weights sum to 1',
   for (const [T, d, mask, seed] of [[7, 5, 'causal', 1], [16, 9, 'none', 2], [64, 3, 'causal', 3], [3, 256, 'none', 4]]) {
     const input = randomInput(T, d, mask, seed);
     const trace = traceOf(input);
-    const ref = referenceF64(input);
+    const ref = headF64(input);
     assertClose(trace.weights, ref.weights, 1e-5, `T ${T} d ${d} weights`);
     assertClose(trace.out, ref.out, 1e-5, `T ${T} d ${d} out`);
     for (const row of trace.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) <= 1e-6);
@@ -202,8 +185,8 @@ test('--json: scores near 1e4 stay finite (shifted softmax)', () => {
   };
   const trace = traceOf(input);
   assert.deepEqual(trace.row_shifted, [true, true, true]);
-  assertClose(trace.weights, referenceF64(input).weights, 1e-6, 'weights');
-  assertClose(trace.out, referenceF64(input).out, 1e-5, 'out');
+  assertClose(trace.weights, headF64(input).weights, 1e-6, 'weights');
+  assertClose(trace.out, headF64(input).out, 1e-5, 'out');
 });
 
 test('--json: inputs at the documented limits are accepted (64 tokens, head_dim 256, |value| 1e15)', () => {

@@ -3,8 +3,8 @@
 // budget a float32 result is allowed against it, and the invariants every trace must hold.
 //
 // The error budget is derived, not tuned. For row i and a visible key j let
-//   A_ij = Σ_c |q_ic k_jc| / divisor          (the size of the terms of the scaled score)
-//   e_ij = ((d + 6) u A_ij + d·2⁻¹⁴⁹) / divisor  with u = 2⁻²⁴,
+//   A_ij = Σ_c |q_ic k_jc|                        (the size of the terms of the score)
+//   e_ij = ((d + 6) u A_ij + d·2⁻¹⁴⁹) / divisor   with u = 2⁻²⁴,
 // a bound on the float32 rounding of the scaled score in any summation order (plus the
 // rounding of √d and of the division, and products that underflow). With Δ_i = max_j e_ij,
 // every weight of the row is off by at most a factor e^(±2Δ_i) from the exact one, plus the
@@ -13,8 +13,9 @@
 // kernels clamp at e^-87. An output is then within
 //   2 · [(ρ_i + (T + 4) u (1 + ρ_i)) Σ_j w_ij |v_jc| + ω Σ_j |v_jc| + (T + 2) 2⁻¹⁴⁹]
 // of the float64 one (the factor 2 is the only slack). When the scores are so large that Δ_i
-// is beyond 1 the bound is loose, and the check that always holds is the other one: an output
-// is a weighted mean of the visible value rows, so it lies between their smallest and largest.
+// is beyond about 20 (e^40) the bound says nothing and is dropped; the check that always holds
+// is the other one: an output is a weighted mean of the visible value rows, so it lies between
+// their smallest and largest (within the rounding of the sum).
 #pragma once
 
 #include <algorithm>

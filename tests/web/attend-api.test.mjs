@@ -3,12 +3,10 @@
 // put over repeated calls.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { attendF64 } from '../support/attention-f64.mjs';
+import { importExplainer } from '../support/site-module.mjs';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
-const { createAttention } = await import(pathToFileURL(join(siteDir, 'attention-explainer.js')).href);
+const { createAttention } = await importExplainer();
 
 // Deterministic values in [-2, 2).
 function seededValues(length, seed) {
@@ -19,26 +17,6 @@ function seededValues(length, seed) {
     values[i] = (state / 2 ** 32) * 4 - 2;
   }
   return values;
-}
-
-// softmax(mask(q kᵀ / √d)) v in float64, from the formula.
-function attendF64(q, k, v, t, d, mask) {
-  const out = new Float64Array(t * d);
-  for (let i = 0; i < t; i += 1) {
-    const visible = mask === 'causal' ? i + 1 : t;
-    const scores = [];
-    for (let j = 0; j < visible; j += 1) {
-      let dot = 0;
-      for (let c = 0; c < d; c += 1) dot += q[i * d + c] * k[j * d + c];
-      scores.push(dot / Math.sqrt(d));
-    }
-    const max = Math.max(...scores);
-    const e = scores.map((s) => Math.exp(s - max));
-    const total = e.reduce((a, b) => a + b, 0);
-    for (let j = 0; j < visible; j += 1)
-      for (let c = 0; c < d; c += 1) out[i * d + c] += (e[j] / total) * v[j * d + c];
-  }
-  return out;
 }
 
 function assertClose(actual, expected, what) {

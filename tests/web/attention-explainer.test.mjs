@@ -7,37 +7,9 @@
 // (ATTN_SITE_DIR may name another assembled site folder.)
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
-const modulePath = join(siteDir, 'attention-explainer.js');
-
-// softmax(mask(q kᵀ / √d)) v in float64, written from the formula, with the row maximum
-// subtracted so large scores do not overflow.
-function referenceF64({ q, k, v, mask = 'causal' }) {
-  const d = q[0].length;
-  const scores = q.map((qi) => k.map((kj) => qi.reduce((sum, x, c) => sum + x * kj[c], 0)));
-  const scaled = scores.map((row) => row.map((s) => s / Math.sqrt(d)));
-  const masked = scaled.map((row, i) => row.map((s, j) => (mask === 'causal' && j > i ? -Infinity : s)));
-  const weights = masked.map((row) => {
-    const max = Math.max(...row);
-    const e = row.map((x) => Math.exp(x - max));
-    const total = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / total);
-  });
-  const out = weights.map((w) => Array.from({ length: d }, (_, c) => w.reduce((sum, wj, j) => sum + wj * v[j][c], 0)));
-  return { scores, scaled, masked, weights, out };
-}
-
-function softmaxF64(x) {
-  const max = Math.max(...x);
-  const e = x.map((value) => Math.exp(value - max));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((value) => value / total);
-}
+import { pathToFileURL } from 'node:url';
+import { headF64, softmax } from '../support/attention-f64.mjs';
+import { createSiteAttention, importExplainer, modulePath } from '../support/site-module.mjs';
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);
@@ -73,10 +45,7 @@ const withCell = (matrix, r, c, value) => {
 let attention;
 
 before(async () => {
-  assert.ok(existsSync(modulePath),
-    `${modulePath} is missing: build the site with cmake --preset wasm && cmake --build --preset wasm`);
-  const { createAttention } = await import(pathToFileURL(modulePath).href);
-  attention = await createAttention();
+  attention = await createSiteAttention();
 });
 
 describe('createAttention', () => {
@@ -84,7 +53,7 @@ describe('createAttention', () => {
     for (const name of ['run', 'article', 'scoreNextWord', 'checkArticle', 'kernels']) {
       assert.equal(typeof attention[name], 'function', name);
     }
-    const { createAttention } = await import(pathToFileURL(modulePath).href);
+    const { createAttention } = await importExplainer();
     const again = await createAttention();
     assert.deepEqual(again.run(attention.article().two_words).out, attention.run(attention.article().two_words).out);
   });
@@ -121,7 +90,7 @@ describe('run()', () => {
   it('two words: every table matches float64 within 1e-6', () => {
     const input = attention.article().two_words;
     const trace = attention.run(input);
-    const ref = referenceF64(input);
+    const ref = headF64(input);
     assert.deepEqual(trace.tokens, ['the', 'cat']);
     assert.equal(trace.mask, 'causal');
     assert.equal(trace.token_count, 2);
@@ -168,7 +137,7 @@ describe('run()', () => {
     const input = attention.article().four_words;
     const t = attention.run(input);
     assert.deepEqual(t.weights[1].slice(0, 2).map((x) => x.toFixed(3)), ['0.784', '0.216']);
-    assertClose(t.weights, referenceF64(input).weights, 1e-6, 'weights');
+    assertClose(t.weights, headF64(input).weights, 1e-6, 'weights');
     t.weights.forEach((row, i) => {
       row.forEach((w, j) => {
         if (j > i) {
@@ -186,7 +155,7 @@ describe('run()', () => {
     assert.equal(open.mask, 'none');
     assert.ok(open.masked.flat().every(Number.isFinite));
     assert.ok(open.weights.flat().every((w) => w > 0));
-    assertClose(open.out, referenceF64({ ...input, mask: 'none' }).out, 1e-6, 'out');
+    assertClose(open.out, headF64({ ...input, mask: 'none' }).out, 1e-6, 'out');
     assert.equal(attention.run(input).mask, 'causal');
   });
 
@@ -201,8 +170,8 @@ describe('run()', () => {
     };
     const t = attention.run(input);
     assert.deepEqual(t.row_shifted, [true, true, true]);
-    assertClose(t.weights, referenceF64(input).weights, 1e-6, 'weights');
-    assertClose(t.out, referenceF64(input).out, 1e-5, 'out');
+    assertClose(t.weights, headF64(input).weights, 1e-6, 'weights');
+    assertClose(t.out, headF64(input).out, 1e-5, 'out');
   });
 
   it('accepts inputs at the documented limits (64 tokens, head_dim 256, |value| 1e15)', () => {
@@ -300,7 +269,7 @@ describe('scoreNextWord()', () => {
 
     const { vectors } = attention.article().vocabulary;
     const logits = vectors.map((vector) => vector.reduce((sum, x, c) => sum + x * t.out[1][c], 0));
-    const p = softmaxF64(logits);
+    const p = softmax(logits);
     scores.logits.forEach((x, w) => assert.ok(Math.abs(x - logits[w]) <= 1e-6, `logit ${w}`));
     scores.probabilities.forEach((x, w) => assert.ok(Math.abs(x - p[w]) <= 1e-6, `probability ${w}`));
     scores.exponentials.forEach((x, w) => assert.ok(Math.abs(x - Math.exp(logits[w])) <= 1e-5 * Math.exp(logits[w])));
@@ -365,7 +334,7 @@ describe('no code generation from strings', () => {
       ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script],
       { encoding: 'utf8' });
     const weights = JSON.parse(output);
-    const expected = softmaxF64([0.2 / 2, 2.09 / 2]);
+    const expected = softmax([0.2 / 2, 2.09 / 2]);
     assert.equal(weights.length, 2);
     weights.forEach((w, j) => assert.ok(Math.abs(w - expected[j]) < 1e-6, `weight ${j}: ${w}`));
   });

@@ -8,123 +8,15 @@
 // (ATTN_SITE_DIR may name another assembled site folder.)
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { assertClose, assertThrowsNaming } from '../support/assertions.mjs';
+import { dot, headF64, matmul, softmax } from '../support/attention-f64.mjs';
+import { SplitMix64, deriveSeed, gridValues } from '../support/seeded-random.mjs';
+import { createSiteAttention } from '../support/site-module.mjs';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
-const modulePath = join(siteDir, 'attention-explainer.js');
-
-// ---- the seeded generator, from its definition (core/include/attention/seeded_random.h) ----
-
-const MASK_64 = (1n << 64n) - 1n;
-const GAMMA = 0x9E3779B97F4A7C15n;
-
-function mix64(value) {
-  let z = value & MASK_64;
-  z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & MASK_64;
-  z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & MASK_64;
-  return z ^ (z >> 31n);
-}
-
-class SplitMix64 {
-  constructor(seed) {
-    this.state = BigInt(seed) & MASK_64;
-    this.spare = null;
-  }
-
-  nextU64() {
-    this.state = (this.state + GAMMA) & MASK_64;
-    return mix64(this.state);
-  }
-
-  nextUniform() {
-    return Number(this.nextU64() >> 11n) * 2 ** -53;
-  }
-
-  nextNormal() {
-    if (this.spare !== null) {
-      const second = this.spare;
-      this.spare = null;
-      return second;
-    }
-    const u1 = this.nextUniform();
-    const u2 = this.nextUniform();
-    const radius = Math.sqrt(-2 * Math.log(1 - u1));
-    this.spare = radius * Math.sin(2 * Math.PI * u2);
-    return radius * Math.cos(2 * Math.PI * u2);
-  }
-}
-
-function deriveSeed(seed, stream, index = 0n) {
-  const perStream = mix64(BigInt(seed) + GAMMA * (BigInt(stream) + 1n));
-  return mix64(perStream + GAMMA * (BigInt(index) + 1n));
-}
-
-function gridValues(seed, rows, cols, { min = -1, max = 1, decimals = 1 } = {}) {
-  const random = new SplitMix64(seed);
-  const p = 10 ** decimals;
-  const lowest = Math.ceil(min * p - 1e-3);
-  const count = Math.floor(max * p + 1e-3) - lowest + 1;
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => {
-    const index = Math.min(Math.floor(random.nextUniform() * count), count - 1);
-    return (lowest + index) / p;
-  }));
-}
-
+// Standard normals rounded to float32, as random_normal_matrix draws them (seeded_random.h).
 function normalMatrix(seed, rows, cols) {
   const random = new SplitMix64(seed);
   return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.fround(random.nextNormal())));
-}
-
-// ---- float64 references ---------------------------------------------------------------------
-
-const dot = (a, b) => a.reduce((sum, x, c) => sum + x * b[c], 0);
-const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((sum, x, m) => sum + x * b[m][c], 0)));
-
-function softmax(x) {
-  const max = Math.max(...x);
-  const e = x.map((value) => Math.exp(value - max));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((value) => value / total);
-}
-
-// softmax(mask(q kᵀ / divisor)) v with the FAQ's variants.
-function headF64({ q, k, v, mask = 'causal', scale = 'sqrt_d' }) {
-  const d = q[0].length;
-  const divisor = scale === 'd' ? d : scale === 'none' ? 1 : Math.sqrt(d);
-  const hidden = mask === 'causal_zero' ? 0 : -Infinity;
-  const scores = q.map((qi) => k.map((kj) => dot(qi, kj)));
-  const scaled = scores.map((row) => row.map((s) => s / divisor));
-  const masked = scaled.map((row, i) => row.map((s, j) => (mask !== 'none' && j > i ? hidden : s)));
-  const weights = masked.map(softmax);
-  const out = weights.map((w) => v[0].map((_, c) => w.reduce((sum, wj, j) => sum + wj * v[j][c], 0)));
-  return { divisor, scores, scaled, masked, weights, out };
-}
-
-function assertClose(actual, expected, tolerance, what) {
-  if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${what}: expected an array, got ${actual}`);
-    assert.equal(actual.length, expected.length, `${what}: length`);
-    expected.forEach((x, i) => assertClose(actual[i], x, tolerance, `${what}[${i}]`));
-    return;
-  }
-  if (expected === -Infinity) {
-    assert.equal(actual, -Infinity, what);
-    return;
-  }
-  assert.ok(Math.abs(actual - expected) <= tolerance * (1 + Math.abs(expected)),
-    `${what} = ${actual}, float64 says ${expected}`);
-}
-
-function assertThrowsNaming(call, path) {
-  assert.throws(call, (error) => {
-    assert.ok(error instanceof Error, `an Error, got ${error}`);
-    assert.ok(error.message.startsWith(`${path}: `), `message starts with "${path}: ": ${error.message}`);
-    assert.ok(!error.message.includes('\n'), 'one line');
-    return true;
-  });
 }
 
 const article = {
@@ -137,10 +29,7 @@ const article = {
 let attention;
 
 before(async () => {
-  assert.ok(existsSync(modulePath),
-    `${modulePath} is missing: build the site with cmake --preset wasm && cmake --build --preset wasm`);
-  const { createAttention } = await import(pathToFileURL(modulePath).href);
-  attention = await createAttention();
+  attention = await createSiteAttention();
 });
 
 describe('explore API', () => {

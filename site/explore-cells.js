@@ -1,0 +1,130 @@
+// What a table's cells say to a screen reader, and how a keyboard moves between them.
+//
+// Each number cell gets a name that says what it is, not only where it is: "weight of cat on
+// the: 0.2799". And each table is one stop of the Tab key: inside it the arrow keys move from
+// cell to cell (a roving tabindex), so sixteen tokens' worth of cells do not make hundreds of
+// Tab stops, and focusing a cell is what shows its working (explore-working.js).
+
+/**
+ * @callback DescribeCell
+ * @param {{row: string, column: string, text: string, note: string, footer: boolean}} cell
+ *        note: what the mask did to the cell (", masked"), or ''
+ * @param {HTMLTableElement} table  the table the cell is in
+ * @returns {string}
+ */
+
+/** "q0 of cat: 1.100"; footer cells: "total, e^x: 3.9486". */
+export const describeByHeaders = ({ row, column, text, note, footer }) =>
+  `${footer ? `${row}, ${column}` : `${column} of ${row}`}: ${text}${note}`;
+
+/**
+ * Describers for a token × token table: "score of cat against the: 0.200".
+ * @param {string} what  e.g. "score", "scaled score"
+ * @param {string} relation  e.g. "against", "on"
+ */
+export const describeTokenPair = (what, relation) => ({ row, column, text, note, footer }) => {
+  if (footer || column === 'row sum') return describeByHeaders({ row, column, text, note, footer });
+  return `${what} of ${row} ${relation} ${column}: ${text}${note}`;
+};
+
+// What the mask did to a cell, as the end of its name.
+function maskNote(cell) {
+  if (cell.dataset.masked === 'true') return ', masked';
+  if (cell.dataset.zeroed === 'true') return ', hidden by the mask with 0 instead of minus infinity';
+  return '';
+}
+
+const cellText = (cell) => (cell.querySelector('.value') ?? cell).textContent.trim();
+
+/**
+ * Names the number cells of `table` for screen readers: every one, or those in `only`.
+ * @param {HTMLTableElement} table
+ * @param {DescribeCell} [describe]
+ * @param {Set<HTMLTableCellElement> | null} [only]  the cells whose text changed
+ */
+export function labelCells(table, describe = describeByHeaders, only = null) {
+  if (only?.size === 0) return;
+  const columns = Array.from(table.tHead.rows[0].cells, (cell) => cell.textContent.trim());
+  for (const [section, footer] of [[table.tBodies[0], false], [table.tFoot, true]]) {
+    for (const tr of section?.rows ?? []) {
+      const row = tr.cells[0].textContent.trim();
+      Array.from(tr.cells).forEach((cell, index) => {
+        if (only && !only.has(cell)) return;
+        if (index === 0 || cell.tagName !== 'TD' || !cell.querySelector('.value')) return;
+        const label = describe({
+          row,
+          column: columns[index] ?? '',
+          text: cellText(cell),
+          note: maskNote(cell),
+          footer,
+        }, table);
+        if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
+      });
+    }
+  }
+}
+
+// The cells of a table the keyboard visits, as rows of focusable elements: the inputs of an
+// editable table, otherwise its body's number cells.
+function focusGrid(table) {
+  return Array.from(table.tBodies[0]?.rows ?? [], (tr) =>
+    Array.from(tr.querySelectorAll('td input, td.num')).filter((node) => node.tagName === 'INPUT' || !node.querySelector('input')));
+}
+
+/**
+ * Makes `table` one Tab stop whose cells the arrow keys move between. In an editable table
+ * Left and Right move only when the caret is already at the start or end of the text, so that
+ * they still move the caret inside a number.
+ * @param {HTMLTableElement} table
+ */
+export function makeCellsNavigable(table) {
+  const grid = focusGrid(table);
+  const all = grid.flat();
+  if (all.length === 0) return;
+  for (const node of all) node.tabIndex = -1;
+  all[0].tabIndex = 0;
+  table.classList.add('navigable');
+
+  const positionOf = (node) => {
+    for (let r = 0; r < grid.length; r += 1) {
+      const c = grid[r].indexOf(node);
+      if (c >= 0) return [r, c];
+    }
+    return null;
+  };
+  const moveTo = (from, to) => {
+    from.tabIndex = -1;
+    to.tabIndex = 0;
+    to.focus();
+    if (to.tagName === 'INPUT') to.select();
+  };
+  table.addEventListener('focusin', (event) => {
+    // The last cell visited is where Tab comes back to.
+    if (!all.includes(event.target)) return;
+    for (const node of all) node.tabIndex = node === event.target ? 0 : -1;
+  });
+  table.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const position = positionOf(event.target);
+    if (!position) return;
+    const [r, c] = position;
+    const target = event.target;
+    const isInput = target.tagName === 'INPUT';
+    const atStart = !isInput || (target.selectionStart === 0 && target.selectionEnd === 0);
+    const atEnd = !isInput || (target.selectionStart === target.value.length && target.selectionEnd === target.value.length);
+    let next = null;
+    switch (event.key) {
+      case 'ArrowUp': next = grid[r - 1]?.[c]; break;
+      case 'ArrowDown': next = grid[r + 1]?.[c]; break;
+      case 'ArrowLeft': if (atStart) next = grid[r][c - 1]; break;
+      case 'ArrowRight': if (atEnd) next = grid[r][c + 1]; break;
+      case 'Home': if (!isInput) next = grid[r][0]; break;
+      case 'End': if (!isInput) next = grid[r].at(-1); break;
+      default: return;
+    }
+    if (next) {
+      event.preventDefault();
+      moveTo(target, next);
+    }
+  });
+}

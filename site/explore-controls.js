@@ -1,0 +1,226 @@
+// The explorer's controls: the tokens (rename, add, remove), head_dim, drawing new numbers,
+// resetting to the article, and the mask and scale choices (which the FAQ repeats next to its
+// answers). Every control goes through the session, so a refused change leaves the page as it
+// was and says why next to the control.
+
+import { element } from './page-slots.js';
+import {
+  MASKS, PAGE_LIMITS, SCALES, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
+  withStep, withTokenRemoved, withTokenRenamed, withValuesFromPool,
+} from './page-state.js';
+
+export const MASK_LABELS = Object.freeze({
+  causal: 'causal (\u2212\u221e)',
+  none: 'none, as in BERT',
+  causal_zero: 'causal with 0 instead of \u2212\u221e',
+});
+export const SCALE_LABELS = Object.freeze({
+  sqrt_d: '\u00f7 \u221ad\u2096',
+  d: '\u00f7 d\u2096',
+  none: 'none',
+});
+
+let radioGroups = 0;  // gives every radio group on the page its own name
+
+/**
+ * A group of radio buttons for one of the state's variants (the arrow keys move between them,
+ * as in any radio group).
+ * @param {Document} doc
+ * @param {{legend: string, values: readonly string[], labels: Record<string, string>,
+ *          choose: (value: string) => string | null, kind: string}} options
+ *        choose: applies a value and returns a refusal to show, or null
+ */
+export function variantRadios(doc, { legend, values, labels, choose, kind }) {
+  radioGroups += 1;
+  const name = `${kind}-choice-${radioGroups}`;
+  const fieldset = element(doc, 'fieldset', 'variant-choice');
+  fieldset.dataset.choice = kind;
+  fieldset.append(element(doc, 'legend', undefined, legend));
+  const message = element(doc, 'p', 'control-message');
+  message.setAttribute('aria-live', 'polite');
+  message.hidden = true;
+  for (const value of values) {
+    const label = element(doc, 'label', 'choice');
+    const radio = element(doc, 'input');
+    Object.assign(radio, { type: 'radio', name, value });
+    radio.addEventListener('change', () => {
+      if (!radio.checked) return;
+      const problem = choose(value);
+      message.textContent = problem ?? '';
+      message.hidden = !problem;
+    });
+    label.append(radio, ' ', element(doc, 'span', undefined, labels[value]));
+    fieldset.append(label);
+  }
+  fieldset.append(message);
+  return {
+    element: fieldset,
+    /** Checks the radio of `value`. */
+    sync(value) {
+      for (const radio of fieldset.querySelectorAll('input[type="radio"]')) radio.checked = radio.value === value;
+    },
+  };
+}
+
+/** The mask and scale choices, bound to the session. */
+export function maskRadios(doc, session, legend = 'Mask') {
+  return variantRadios(doc, {
+    legend, kind: 'mask', values: MASKS, labels: MASK_LABELS,
+    choose: (mask) => session.propose(withMask(session.state, mask)),
+  });
+}
+export function scaleRadios(doc, session, legend = 'Scale the scores') {
+  return variantRadios(doc, {
+    legend, kind: 'scale', values: SCALES, labels: SCALE_LABELS,
+    choose: (scale) => session.propose(withScale(session.state, scale)),
+  });
+}
+
+function button(doc, className, text, onClick) {
+  const node = element(doc, 'button', className, text);
+  node.type = 'button';
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+/**
+ * The toolbar above the Q, K and V tables.
+ * @param {Document} doc
+ * @param {import('./explore-session.js').ExploreSession} session
+ * @param {{walkButton: HTMLElement}} parts  controls other modules own, placed in the toolbar
+ */
+export function createControls(doc, session, { walkButton }) {
+  const root = element(doc, 'div', 'explore-controls');
+  const message = element(doc, 'p', 'control-message');
+  message.id = 'controls-message';
+  message.setAttribute('aria-live', 'polite');
+  message.hidden = true;
+  const say = (text) => {
+    message.textContent = text ?? '';
+    message.hidden = !text;
+  };
+  const propose = (next, how) => {
+    const problem = session.propose(next, how);
+    say(problem);
+    return problem;
+  };
+
+  // Tokens: one text field per token, each with a remove button, and an add button.
+  const tokens = element(doc, 'fieldset', 'token-editor');
+  tokens.append(element(doc, 'legend', undefined, 'Tokens'));
+  const list = element(doc, 'ol', 'token-list');
+  const add = button(doc, 'add-token', 'Add a token', () => propose(withTokenAdded(session.state, session.pool())));
+  tokens.append(list, add);
+  let renaming = { input: null, recorded: false };
+
+  function tokenItem(index) {
+    const item = element(doc, 'li', 'token-item');
+    const input = element(doc, 'input', 'token-input');
+    Object.assign(input, { type: 'text', spellcheck: false, autocomplete: 'off' });
+    input.size = 8;
+    input.dataset.token = String(index);
+    input.addEventListener('input', () => {
+      const history = renaming.input === input && renaming.recorded ? 'replace' : 'push';
+      const problem = session.propose(withTokenRenamed(session.state, index, input.value), { history, origin: 'token' });
+      if (problem) {
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', message.id);
+        say(`${problem.replace(/^tokens\[\d+\]: /u, `token ${index + 1}: `)}. The tables keep \u201c${session.state.tokens[index]}\u201d.`);
+        return;
+      }
+      renaming = { input, recorded: true };
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+      say(null);
+    });
+    input.addEventListener('change', () => {
+      if (input.getAttribute('aria-invalid') !== 'true') return;
+      input.value = session.state.tokens[index];
+      input.removeAttribute('aria-invalid');
+    });
+    input.addEventListener('focusout', () => { renaming = { input: null, recorded: false }; });
+    const remove = button(doc, 'remove-token', '\u00d7', () => {
+      const problem = propose(withTokenRemoved(session.state, index));
+      if (!problem) {
+        // Focus stays in the list: on the token that took this one's place, else the last.
+        const buttons = list.querySelectorAll('.remove-token');
+        (buttons[Math.min(index, buttons.length - 1)] ?? add).focus();
+      }
+    });
+    remove.dataset.token = String(index);
+    item.append(input, remove);
+    return item;
+  }
+
+  // head_dim, applied on "change" (Enter, leaving the field, the arrow keys), not while a
+  // number is half typed.
+  const headDimLabel = element(doc, 'label', 'head-dim-control');
+  const headDim = element(doc, 'input', 'head-dim-input');
+  Object.assign(headDim, { type: 'number', min: String(PAGE_LIMITS.minHeadDim), max: String(PAGE_LIMITS.maxHeadDim), step: '1' });
+  headDim.addEventListener('change', () => {
+    const wanted = Number(headDim.value);
+    if (!Number.isInteger(wanted) || wanted < PAGE_LIMITS.minHeadDim || wanted > PAGE_LIMITS.maxHeadDim || headDim.value.trim() === '') {
+      headDim.setAttribute('aria-invalid', 'true');
+      say(`head_dim: \u201c${headDim.value}\u201d is not a whole number from ${PAGE_LIMITS.minHeadDim} to ` +
+        `${PAGE_LIMITS.maxHeadDim}; it stays ${headDimOf(session.state)}.`);
+      return;
+    }
+    headDim.removeAttribute('aria-invalid');
+    propose(withHeadDim(session.state, wanted, session.pool()));
+  });
+  headDimLabel.append(element(doc, 'span', undefined, 'head_dim '), headDim);
+
+  const seed = element(doc, 'span', 'seed-shown');
+  const reroll = button(doc, 'reroll', 'Draw new numbers', () => {
+    const next = session.state.seed + 1;
+    propose(withValuesFromPool(session.state, session.pool(next), next));
+  });
+  reroll.setAttribute('aria-describedby', 'seed-shown');
+  seed.id = 'seed-shown';
+  const reset = button(doc, 'reset', 'Reset to the article', () => {
+    propose(withStep(session.articleState, session.state.step));
+  });
+
+  const row = element(doc, 'div', 'control-row');
+  row.append(headDimLabel, reroll, seed, reset, walkButton);
+  const mask = maskRadios(doc, session);
+  const scale = scaleRadios(doc, session);
+  const variants = element(doc, 'div', 'control-row variants');
+  variants.append(mask.element, scale.element);
+  root.append(tokens, row, variants, message);
+
+  return {
+    element: root,
+    /** Brings every control up to the session's state, leaving the one being typed in alone. */
+    sync(state) {
+      const active = doc.activeElement;
+      if (list.children.length !== state.tokens.length) {
+        const focusedIndex = active?.closest?.('.token-list') ? Number(active.dataset.token) : null;
+        const focusedKind = active?.classList?.contains('remove-token') ? '.remove-token' : '.token-input';
+        list.replaceChildren(...state.tokens.map((_, i) => tokenItem(i)));
+        if (focusedIndex !== null) list.querySelectorAll(focusedKind)[Math.min(focusedIndex, state.tokens.length - 1)]?.focus();
+      }
+      list.querySelectorAll('.token-item').forEach((item, i) => {
+        const input = item.querySelector('input');
+        input.setAttribute('aria-label', `token ${i + 1}`);
+        if (input !== active) {
+          input.value = state.tokens[i];
+          input.removeAttribute('aria-invalid');
+        }
+        const remove = item.querySelector('.remove-token');
+        remove.setAttribute('aria-label', `Remove token ${i + 1}, \u201c${state.tokens[i]}\u201d`);
+        remove.disabled = state.tokens.length <= PAGE_LIMITS.minTokens;
+      });
+      add.disabled = state.tokens.length >= PAGE_LIMITS.maxTokens;
+      add.setAttribute('aria-label', state.tokens.length >= PAGE_LIMITS.maxTokens
+        ? `Add a token (the page shows at most ${PAGE_LIMITS.maxTokens})` : 'Add a token');
+      if (headDim !== active) {
+        headDim.value = String(headDimOf(state));
+        headDim.removeAttribute('aria-invalid');
+      }
+      seed.textContent = `seed ${state.seed}`;
+      mask.sync(state.mask);
+      scale.sync(state.scale);
+    },
+  };
+}

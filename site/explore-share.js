@@ -1,0 +1,106 @@
+// The page state in the URL hash: every accepted change is written there (a new history entry,
+// or the same one while a cell is being typed in), so a link reproduces what the reader sees,
+// and back and forward step through the reader's changes. While a reader types, the entry is
+// rewritten a quarter of a second after the last keystroke, not at every one: writing the
+// address costs time an edit does not have, and browsers throttle pages that rewrite it often. A hash that cannot be used, too long,
+// malformed, or refused by the core, is ignored with a message; the page shows the article's
+// example instead and keeps working.
+
+import { parseStateHash, sameInput, stateToHash, withSettings } from './page-state.js';
+
+/**
+ * @param {Document} doc
+ * @param {import('./explore-session.js').ExploreSession} session
+ */
+export function createShare(doc, session) {
+  const view = doc.defaultView;
+  const message = doc.getElementById('link-problem');
+
+  const say = (text) => {
+    message.textContent = text ?? '';
+    message.hidden = !text;
+  };
+  const ignored = (problem) => say(`The settings in this link could not be used (${problem}), so the page ` +
+    'shows the article\u2019s example instead.');
+
+  // The article's example with nothing changed has no hash at all: the plain address.
+  const hashOf = (state) => (sameInput(state, session.articleState) && state.seed === session.articleState.seed &&
+    state.step === null ? '' : stateToHash(state));
+
+  // The state a hash describes, or null (with the message shown) when it cannot be used.
+  function stateFromHash(hash) {
+    const { settings, problem, empty } = parseStateHash(hash);
+    if (problem) {
+      ignored(problem);
+      return null;
+    }
+    return empty ? session.articleState : withSettings(session.articleState, settings);
+  }
+
+  // Applies the hash now in the address bar (on load, back, forward, or a hand-edited hash).
+  function applyLocation(origin) {
+    const wanted = stateFromHash(view.location.hash);
+    if (wanted) {
+      const problem = session.propose(wanted, { history: 'none', origin });
+      if (!problem) {
+        say(null);
+        return true;
+      }
+      ignored(problem);
+    }
+    if (!session.state) session.propose(session.articleState, { history: 'none', origin });
+    return false;
+  }
+
+  // The hash the page wrote last (a hashchange to anything else came from outside), and the
+  // typed change waiting to be written into the current entry.
+  let lastWritten = view.location.hash;
+  let pending = null;
+  const REWRITE_DELAY_MS = 250;
+  const write = (history, state) => {
+    const hash = hashOf(state);
+    if (hash === view.location.hash) return;
+    const url = `${view.location.pathname}${view.location.search}${hash}`;
+    if (history === 'replace') view.history.replaceState(null, '', url);
+    else view.history.pushState(null, '', url);
+    lastWritten = view.location.hash;
+  };
+  const flush = () => {
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    write('replace', pending.state);
+    pending = null;
+  };
+  view.addEventListener('pagehide', flush);
+
+  view.addEventListener('popstate', () => {
+    // Too late for a waiting rewrite: that entry is no longer the current one.
+    if (pending) clearTimeout(pending.timer);
+    pending = null;
+    applyLocation('history');
+  });
+  // A hash typed into the address bar fires both events; the second finds nothing new to do.
+  view.addEventListener('hashchange', () => {
+    if (view.location.hash !== lastWritten) applyLocation('history');
+  });
+
+  return {
+    /** Shows the state the page was opened with: the link's, else the article's. */
+    start: () => applyLocation('load'),
+    /** Writes an accepted change into the address, as the change asked to be recorded. */
+    record(history) {
+      if (history === 'none') {
+        lastWritten = view.location.hash;
+        return;
+      }
+      say(null);
+      if (history === 'replace') {
+        if (pending) clearTimeout(pending.timer);
+        pending = { state: session.state, timer: setTimeout(flush, REWRITE_DELAY_MS) };
+        return;
+      }
+      flush();  // the entry being left keeps the reader's last keystroke
+      write('push', session.state);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// The sequel page's state in its URL hash, e.g.
+//   #tokens=the%20cat%20sat&seed=3&gqa.n-kv-heads=1&flash.block-rows=3&bill.preset=deepseek-v3
+// Shared keys (tokens, seed, x) apply to every section; "<section>.<attribute>" keys are the
+// attributes of one section's element, so that an element's state is its attributes. An empty
+// value ("bill.preset=") means the attribute is removed. Pure functions, no DOM: the page
+// applies what this returns, and the elements check the values and report a bad one in their
+// own box.
+
+import { parseMatrix, parseTokens, formatMatrix, formatTokens } from './element-config.js';
+
+/** The sections whose elements keep state, their element ids and the attributes kept. */
+export const SECTIONS = Object.freeze({
+  gqa: { id: 'variant-gqa', attributes: ['n-kv-heads'] },
+  mla: { id: 'variant-mla', attributes: ['d-latent'] },
+  flash: { id: 'flash-tiles', attributes: ['block-rows', 'block-cols', 'mask', 'head'] },
+  quant: { id: 'quantised-cache', attributes: ['bits', 'rotation', 'level', 'head'] },
+  bill: {
+    id: 'kv-bill',
+    attributes: ['preset', 'layers', 'n-heads', 'n-kv-heads', 'head-dim', 'd-latent', 'rope-dim', 'dtype-bytes',
+      'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib'],
+  },
+});
+
+/** The elements that run the toy layer and take the shared tokens, seed and x. */
+export const LAYER_ELEMENT_IDS = Object.freeze(['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache']);
+
+export const SHARED_KEYS = Object.freeze(['tokens', 'seed', 'x']);
+
+/**
+ * The shortest decimal that is the same float32 as `value` (the core computes in float32, so
+ * -0.200000003 and -0.2 are one number): keeps a link with edited vectors short.
+ * @param {number} value
+ */
+export function shortestFloat32(value) {
+  if (!Number.isFinite(value)) return String(value);
+  const target = Math.fround(value);
+  for (let digits = 1; digits <= 9; digits += 1) {
+    const text = String(Number(value.toPrecision(digits)));
+    if (Math.fround(Number(text)) === target) return text;
+  }
+  return String(value);
+}
+
+function quote(text, limit = 24) {
+  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
+  return JSON.stringify(shown);
+}
+
+/**
+ * @typedef {object} SequelState
+ * @property {{tokens?: string[], seed?: number, x?: number[][]}} shared
+ * @property {Record<string, Record<string, string | null>>} sections  section -> attribute -> value (null: removed)
+ */
+
+/**
+ * Reads the hash. Unknown keys, bad encoding and shared values that cannot be read are left
+ * out, each with a warning; the rest is kept.
+ * @param {string} hash
+ * @returns {SequelState & {warnings: string[]}}
+ */
+export function parseSequelHash(hash) {
+  const result = { shared: {}, sections: {}, warnings: [] };
+  const text = String(hash).replace(/^#/u, '');
+  if (text === '') return result;
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    let key;
+    let value;
+    try {
+      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+      value = decodeURIComponent((eq < 0 ? '' : part.slice(eq + 1)).replace(/\+/gu, ' '));
+    } catch {
+      result.warnings.push(`${quote(part)} is not valid percent-encoding`);
+      continue;
+    }
+    if (SHARED_KEYS.includes(key)) {
+      try {
+        if (key === 'tokens') {
+          const tokens = parseTokens(value);
+          if (tokens.length === 0) throw new Error('names no token');
+          result.shared.tokens = tokens;
+        } else if (key === 'seed') {
+          if (!/^\d{1,16}$/u.test(value.trim())) throw new Error(`${quote(value)} is not a whole number`);
+          result.shared.seed = Number(value.trim());
+        } else {
+          result.shared.x = parseMatrix('x', value);
+        }
+      } catch (error) {
+        result.warnings.push(`${key}: ${error.detail ?? error.message}`);
+      }
+      continue;
+    }
+    const dot = key.indexOf('.');
+    const section = dot < 0 ? key : key.slice(0, dot);
+    const attribute = dot < 0 ? '' : key.slice(dot + 1);
+    if (!Object.hasOwn(SECTIONS, section) || !SECTIONS[section].attributes.includes(attribute)) {
+      result.warnings.push(`unknown setting ${quote(key)}`);
+      continue;
+    }
+    (result.sections[section] ??= {})[attribute] = value === '' ? null : value;
+  }
+  return result;
+}
+
+/**
+ * The hash of a state: what differs from the page's own start (`defaults`: the shared tokens
+ * and seed, and section -> attribute -> value or null); x whenever it is given.
+ * @param {SequelState} state
+ * @param {SequelState} defaults
+ */
+export function formatSequelHash({ shared = {}, sections = {} }, defaults = {}) {
+  const encode = (text) => encodeURIComponent(text).replace(/%5B/gu, '[').replace(/%5D/gu, ']').replace(/%2C/gu, ',');
+  const parts = [];
+  const base = defaults.shared ?? {};
+  if (shared.tokens && formatTokens(shared.tokens) !== (base.tokens ? formatTokens(base.tokens) : null)) {
+    parts.push(`tokens=${encode(formatTokens(shared.tokens))}`);
+  }
+  if (shared.seed !== undefined && shared.seed !== base.seed) parts.push(`seed=${shared.seed}`);
+  if (shared.x) parts.push(`x=${encode(formatMatrix(shared.x.map((row) => row.map((value) => Number(shortestFloat32(value))))))}`);
+  for (const [section, { attributes }] of Object.entries(SECTIONS)) {
+    for (const attribute of attributes) {
+      const value = sections[section]?.[attribute] ?? null;
+      const fallback = defaults.sections?.[section]?.[attribute] ?? null;
+      if (value === fallback) continue;
+      parts.push(`${section}.${attribute}=${value === null ? '' : encode(value)}`);
+    }
+  }
+  return parts.length > 0 ? `#${parts.join('&')}` : '';
+}

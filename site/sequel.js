@@ -1,0 +1,174 @@
+// The sequel page: loads the core's full build, registers the sequel's elements, fills the
+// shared inputs, and keeps the page's state in its URL hash. Each section is one element
+// (attention-sequel-elements.js) that computes and draws itself; this module only hands them
+// the shared tokens, seed and token vectors, and reads their attributes back into the hash.
+// Every number comes from the core.
+
+import { LAYER_ELEMENT_IDS, SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
+import { createSharedInputs } from './sequel-inputs.js';
+import { formatMatrix, formatTokens } from './element-config.js';
+
+const page = document;
+const status = page.getElementById('load-status');
+const linkProblem = page.getElementById('link-problem');
+
+function showProblem(message) {
+  const problem = page.getElementById('load-problem');
+  problem.textContent = message;
+  problem.hidden = false;
+  status.hidden = true;
+  page.documentElement.classList.add('results-unavailable');
+  const slot = page.querySelector('[data-slot="x-table"]');
+  const note = page.createElement('p');
+  note.className = 'not-computed';
+  note.textContent = 'Not computed.';
+  slot.replaceChildren(note);
+  slot.removeAttribute('aria-busy');
+}
+
+async function load() {
+  if (typeof globalThis.WebAssembly !== 'object' || globalThis.WebAssembly === null) {
+    throw new Error('This page computes its numbers with WebAssembly, and this browser does not provide it '
+      + '(it may be turned off). None of the tables could be computed.');
+  }
+  try {
+    const { createAttention } = await import('./attention-sequel-elements.js');
+    return await createAttention();
+  } catch (error) {
+    throw new Error(`The WebAssembly attention module failed to load, so none of the tables could be computed. (${error?.message ?? error})`);
+  }
+}
+
+const byId = (id) => page.getElementById(id);
+
+// The attributes each section's element has in the HTML: the hash records only departures.
+const SECTION_DEFAULTS = Object.fromEntries(Object.entries(SECTIONS).map(([section, { id, attributes }]) => [
+  section, Object.fromEntries(attributes.map((attribute) => [attribute, byId(id).getAttribute(attribute)])),
+]));
+
+function setAttribute(element, name, value) {
+  if (value === null || value === undefined) element.removeAttribute(name);
+  else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+/** Hands the shared tokens, seed and x to every element that runs the toy layer. */
+function applyShared({ tokens, seed, x }) {
+  for (const id of LAYER_ELEMENT_IDS) {
+    const element = byId(id);
+    setAttribute(element, 'tokens', tokens ? formatTokens(tokens) : null);
+    setAttribute(element, 'seed', seed === undefined ? null : String(seed));
+    setAttribute(element, 'x', x ? formatMatrix(x) : null);
+  }
+  // The bill's toy runs on the same tokens.
+  setAttribute(byId(SECTIONS.bill.id), 'toy-tokens', tokens ? formatTokens(tokens) : null);
+}
+
+function applySections(sections) {
+  for (const [section, { id, attributes }] of Object.entries(SECTIONS)) {
+    const element = byId(id);
+    for (const attribute of attributes) {
+      const value = sections[section] && Object.hasOwn(sections[section], attribute)
+        ? sections[section][attribute]
+        : SECTION_DEFAULTS[section][attribute];
+      setAttribute(element, attribute, value);
+    }
+  }
+  // The bill's toy MLA has the latent size of the MLA section.
+  setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', byId(SECTIONS.mla.id).getAttribute('d-latent'));
+}
+
+function sectionsNow() {
+  return Object.fromEntries(Object.entries(SECTIONS).map(([section, { id, attributes }]) => [
+    section, Object.fromEntries(attributes.map((attribute) => [attribute, byId(id).getAttribute(attribute)])),
+  ]));
+}
+
+function sayLinkProblems(warnings) {
+  linkProblem.hidden = warnings.length === 0;
+  linkProblem.textContent = warnings.length === 0 ? ''
+    : `Part of this link could not be used (${warnings.join('; ')}); the rest of the page works from the defaults.`;
+}
+
+function fillProse(layer) {
+  const fills = { 'd-model': layer.d_model, 'n-heads': layer.n_heads, 'head-dim': layer.head_dim };
+  for (const [name, value] of Object.entries(fills)) {
+    for (const target of page.querySelectorAll(`[data-fill="${name}"]`)) {
+      target.textContent = String(value);
+      target.classList.add('filled');
+    }
+  }
+}
+
+/** Resolves once every element of the page has computed (or said why it could not) once. */
+function allComputed(elements) {
+  return Promise.all(elements.map((element) => new Promise((resolve) => {
+    if (element.result || element.problem) resolve();
+    else element.addEventListener('attention-change', () => resolve(), { once: true });
+  })));
+}
+
+async function main() {
+  let attention;
+  try {
+    attention = await load();
+  } catch (error) {
+    showProblem(error.message);
+    return;
+  }
+  // The page's start: the core's default tokens and seed, and the sections as the HTML has them.
+  const start = attention.groupedAttention({});
+  const defaults = { shared: { tokens: start.tokens, seed: start.seed }, sections: SECTION_DEFAULTS };
+  let writing = false;  // the page's own hash writes are not read back
+  const inputs = createSharedInputs(page, attention, (shared) => {
+    applyShared(shared);
+    writeHash();
+  });
+
+  function writeHash() {
+    const hash = formatSequelHash({ shared: inputs.state, sections: sectionsNow() }, defaults);
+    if (hash === page.location.hash || (hash === '' && page.location.hash === '')) return;
+    writing = true;
+    history.replaceState(null, '', hash === '' ? page.location.pathname + page.location.search : hash);
+    writing = false;
+  }
+
+  function readHash() {
+    const state = parseSequelHash(page.location.hash);
+    let layer;
+    try {
+      layer = inputs.show(state.shared);
+    } catch (error) {
+      state.warnings.push(`${error.message}; the seeded tokens are used`);
+      state.shared = {};
+      layer = inputs.show({});
+    }
+    sayLinkProblems(state.warnings);
+    fillProse(layer);
+    applyShared(state.shared);
+    applySections(state.sections);
+  }
+
+  try {
+    readHash();
+  } catch (error) {
+    showProblem(`The numbers could not be computed: ${error?.message ?? error}`);
+    return;
+  }
+  page.addEventListener('attention-change', (event) => {
+    if (event.target === byId(SECTIONS.mla.id)) {
+      setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', byId(SECTIONS.mla.id).getAttribute('d-latent'));
+    }
+    writeHash();
+  });
+  globalThis.addEventListener('hashchange', () => {
+    if (!writing) readHash();
+  });
+
+  const elements = Object.values(SECTIONS).map(({ id }) => byId(id))
+    .concat(LAYER_ELEMENT_IDS.map(byId)).filter((element, index, all) => all.indexOf(element) === index);
+  await allComputed(elements);
+  status.textContent = 'Every number below was computed just now, in this browser.';
+  status.classList.add('done');
+}
+
+main();

@@ -1,0 +1,315 @@
+// Sharing and exporting in Chromium: the whole state in the URL hash (a link reproduces the
+// page, back and forward retrace the reader's changes, a bad or oversized hash is ignored with
+// a message), tables copied as Markdown, CSV and LaTeX (checked cell by cell against the table
+// on screen), and the grid and the arrows view downloaded as SVG and PNG.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import {
+  MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, readExample, readTable,
+  snapshotTables, startExploring,
+} from './explore-harness.mjs';
+
+let explorer;
+before(async () => { explorer = await startExploring(); });
+after(async () => { await explorer?.close(); });
+
+const radio = (page, kind, value) => page.locator(`.explore-controls fieldset[data-choice="${kind}"] input[value="${value}"]`);
+
+// What the page shows, in full: the example, the choices, the step and every table's cells.
+async function pageState(page) {
+  return {
+    example: await readExample(page),
+    mask: await page.locator('.explore-controls fieldset[data-choice="mask"] input:checked').getAttribute('value'),
+    scale: await page.locator('.explore-controls fieldset[data-choice="scale"] input:checked').getAttribute('value'),
+    seed: await page.locator('.seed-shown').textContent(),
+    walking: await page.locator('.walk-toggle').getAttribute('aria-pressed'),
+    tables: await snapshotTables(page),
+  };
+}
+
+describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
+  it('reproduces the page from a link: cells, tokens, head_dim, mask, scale, seed and step', async () => {
+    const first = await explorer.open();
+    let link;
+    let shown;
+    try {
+      const { page } = first;
+      assert.equal(new URL(page.url()).hash, '', "the article's example needs no hash");
+      await page.getByRole('button', { name: 'Draw new numbers' }).click();
+      await page.getByRole('button', { name: /^Add a token/ }).click();
+      await page.locator('.token-input').nth(0).fill('New York');
+      await cellInput(page, 'v', 2, 1).fill('-12.5');
+      await page.locator('.head-dim-input').fill('5');
+      await page.locator('.head-dim-input').press('Enter');
+      await radio(page, 'mask', 'none').check();
+      await radio(page, 'scale', 'd').check();
+      await page.locator('.walk-toggle').click();
+      await page.locator('.step-next').click();
+      link = page.url();
+      shown = await pageState(page);
+      assert.match(new URL(link).hash, /^#tokens=.*&mask=none&scale=d&seed=2&step=1$/);
+    } finally {
+      await first.close();
+    }
+    const second = await explorer.open(new URL(link).hash);
+    try {
+      assert.deepEqual(await pageState(second.page), shown);
+      assert.equal(await second.page.locator('#link-problem').isVisible(), false);
+      assert.equal(await second.page.locator('[data-walk="mask"]').isVisible(), false, 'the step-through is at step 1');
+      assert.deepEqual(second.problems.pageErrors, []);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('steps back and forward through the reader\'s changes', async () => {
+    const opened = await explorer.open();
+    try {
+      const { page } = opened;
+      const article = await articleOf(page);
+      const states = [await pageState(page)];
+      await cellInput(page, 'q', 0, 0).fill('0.4');
+      await cellInput(page, 'q', 0, 0).fill('0.45');  // the same edit: one history entry
+      await cellInput(page, 'q', 0, 0).press('Tab');
+      states.push(await pageState(page));
+      await radio(page, 'mask', 'causal_zero').check();
+      states.push(await pageState(page));
+      await page.getByRole('button', { name: /^Add a token/ }).click();
+      states.push(await pageState(page));
+
+      for (let n = states.length - 2; n >= 0; n -= 1) {
+        await page.goBack();
+        await page.waitForFunction((tokens) => document.querySelectorAll('.token-input').length === tokens, states[n].example.tokens.length);
+        assert.deepEqual(await pageState(page), states[n], `back to state ${n}`);
+      }
+      assert.equal(new URL(page.url()).hash, '');
+      assert.match(await page.locator('#verify-status').textContent(), /all 77 numbers/);
+      await page.goForward();
+      await page.goForward();
+      await page.waitForFunction(() => document.querySelector('.explore-controls input[value="causal_zero"]').checked);
+      assert.deepEqual(await pageState(page), states[2], 'forward twice');
+      const input = structuredClone(article.two_words);
+      input.q[0][0] = 0.45;
+      await assertWalkthroughMatches(page, { ...input, mask: 'causal_zero' });
+      assert.deepEqual(opened.problems.pageErrors, []);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('ignores a malformed, refused or oversized hash with a message and shows the article', async () => {
+    const cases = [
+      ['#q=[[1,2]', /q: is not a JSON array of rows/],
+      ['#tokens=a%20b%20c', /q: has 2 rows but tokens has 3|tokens|rows/],
+      ['#mask=sideways', /mask: must be one of/],
+      ['#colour=red', /unknown key "colour"/],
+      ['#tokens=%E0%A4%A', /not valid percent-encoding/],
+      ['#q=[[1,2,3,4],[1,2,3,1e16]]', /q\[1\]\[3\]: is outside the allowed range/],
+      [`#tokens=${Array.from({ length: 17 }, (_, n) => `w${n}`).join('%20')}&q=${JSON.stringify(Array(17).fill([0]))}` +
+        `&k=${JSON.stringify(Array(17).fill([0]))}&v=${JSON.stringify(Array(17).fill([0]))}`, /this page shows 1 to 16 tokens, not 17/],
+      [`#tokens=${'x'.repeat(40_000)}`, /characters long; the page reads at most 32768/],
+    ];
+    for (const [hash, pattern] of cases) {
+      const opened = await explorer.open(hash);
+      try {
+        const { page } = opened;
+        const message = page.locator('#link-problem');
+        assert.equal(await message.isVisible(), true, `a message for ${hash.slice(0, 40)}`);
+        assert.match(await message.textContent(), /^The settings in this link could not be used \(/);
+        assert.match(await message.textContent(), pattern, hash.slice(0, 40));
+        assert.match(await message.textContent(), /shows the article’s example instead\.$/);
+        const weights = await readTable(page, 'weights');
+        assert.deepEqual(weights.rows[1].cells.slice(0, 2).map((c) => c.text), ['0.2799', '0.7201'], 'the article is on screen');
+        assert.match(await page.locator('#verify-status').textContent(), /all 77 numbers/);
+        assert.deepEqual(opened.problems.pageErrors, []);
+        assert.deepEqual(opened.problems.consoleErrors, []);
+      } finally {
+        await opened.close();
+      }
+    }
+  });
+
+  it('follows a hash edited by hand, and ignores a bad one without touching the page', async () => {
+    const opened = await explorer.open();
+    try {
+      const { page } = opened;
+      await page.evaluate(() => { window.location.hash = '#mask=none'; });
+      await page.waitForFunction(() => document.querySelector('.explore-controls input[value="none"]').checked);
+      const before = await snapshotTables(page);
+      await page.evaluate(() => { window.location.hash = '#mask=nope'; });
+      await page.waitForFunction(() => !document.getElementById('link-problem').hidden);
+      assert.deepEqual(await snapshotTables(page), before, 'a bad hash while reading changes nothing');
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+// The cells of a table as the export writes them: the printed value, or an input's value.
+function exportedRows(page, name) {
+  return page.$eval(`table[data-table="${name}"]`, (table) => {
+    const text = (cell) => (cell.querySelector('input')?.value ?? (cell.querySelector('.value') ?? cell).textContent).trim();
+    const rows = (section) => Array.from(section?.rows ?? [], (row) => Array.from(row.cells, text));
+    return { caption: table.caption.textContent, header: rows(table.tHead)[0], body: rows(table.tBodies[0]), footer: rows(table.tFoot) };
+  });
+}
+
+async function copyAs(page, name, format) {
+  const block = page.locator(`.table-block:has(> .table-scroll > table[data-table="${name}"])`);
+  if (!(await block.locator('details').evaluate((details) => details.open))) await block.locator('summary').click();
+  const button = block.locator(`button[data-format="${format}"]`);
+  await button.click();
+  await block.locator('.table-tools-status', { hasText: `Copied as ${await button.textContent()}.` }).waitFor();
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+describe('copying tables', { timeout: TEST_TIMEOUT }, () => {
+  let opened;
+  let page;
+  before(async () => {
+    opened = await explorer.open();
+    page = opened.page;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: explorer.server.url });
+    await cellInput(page, 'q', 1, 1).fill('-0.75');  // an edited table exports what is on screen
+  });
+  after(async () => opened?.close());
+
+  for (const name of ['softmax', 'masked', 'q']) {
+    it(`copies the ${name} table as Markdown, CSV and LaTeX, cell for cell`, async () => {
+      const { caption, header, body, footer } = await exportedRows(page, name);
+      const rows = [header, ...body, ...footer];
+      assert.ok(body.length >= 2 && header.length >= 3, `${name} has cells`);
+
+      const markdown = await copyAs(page, name, 'markdown');
+      const mdLines = markdown.split('\n');
+      assert.equal(mdLines[0], `Table: ${caption}`);
+      assert.equal(mdLines[2], `| ${header.join(' | ')} |`);
+      assert.equal(mdLines[3], `| :-- | ${header.slice(1).map(() => '--:').join(' | ')} |`);
+      assert.deepEqual(mdLines.slice(4, -1), [...body, ...footer].map((cells) => `| ${cells.join(' | ')} |`));
+
+      const csv = await copyAs(page, name, 'csv');
+      const plain = (text) => text.replace(new RegExp(`^${MINUS}\u221e$`), '-inf').replace(new RegExp(`^${MINUS}(?=\\d)`), '-');
+      assert.equal(csv, `${rows.map((cells) => cells.map(plain).join(',')).join('\r\n')}\r\n`);
+      if (name === 'q') assert.match(csv, /^cat,1\.1,-0\.75,0\.2,0\.3\r$/m);
+      if (name === 'masked') assert.match(csv, /^the,0\.080,-inf\r$/m);
+
+      const latex = await copyAs(page, name, 'latex');
+      const math = (text) => (/^\u2212?(\d+(\.\d+)?|\u221e)$/.test(text)
+        ? `$${text.replace(MINUS, '-').replace('\u221e', '\\infty')}$` : null);
+      const lines = latex.split('\n');
+      assert.equal(lines[0], '\\begin{table}');
+      assert.equal(lines[3], `\\begin{tabular}{l${'r'.repeat(header.length - 1)}}`);
+      const bodyLines = lines.slice(7, 7 + body.length);
+      body.forEach((cells, r) => {
+        const written = bodyLines[r].replace(/ \\\\$/, '').split(' & ');
+        assert.equal(written.length, cells.length, `LaTeX row ${r}`);
+        cells.forEach((cell, c) => {
+          const expected = math(cell) ?? cell.replace(/×/g, '$\\times$').replace(/·/g, '$\\cdot$').replace(/_/g, '\\_');
+          assert.equal(written[c], expected, `LaTeX ${r}/${c}`);
+        });
+      });
+      assert.equal(lines.at(-2), '\\end{table}');
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+
+async function downloadFrom(page, scope, kind) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(scope).locator(`button[data-download="${kind}"]`).first().click(),
+  ]);
+  return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+}
+
+// Parses an SVG in the page with the browser's XML parser and reads what the tests need.
+function parseSvgInPage(page, text) {
+  return page.evaluate((svgText) => {
+    const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+    const root = doc.documentElement;
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      root: root.localName,
+      namespace: root.namespaceURI,
+      viewBox: root.getAttribute('viewBox'),
+      title: root.querySelector(':scope > title')?.textContent ?? null,
+      cells: Array.from(doc.querySelectorAll('g.cell'), (g) => ({
+        row: Number(g.getAttribute('data-row')),
+        col: Number(g.getAttribute('data-col')),
+        text: g.querySelector('text').textContent,
+        fill: g.querySelector('rect').getAttribute('fill'),
+      })),
+      arrows: Array.from(doc.querySelectorAll('g.arrow'), (g) => [Number(g.getAttribute('data-from')), Number(g.getAttribute('data-to'))]),
+      tokens: Array.from(doc.querySelectorAll('text.token'), (t) => t.textContent),
+      strokes: Array.from(doc.querySelectorAll('.arrow-line'), (p) => p.getAttribute('stroke')),
+    };
+  }, text);
+}
+
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('downloading the grid and the arrows view', { timeout: TEST_TIMEOUT }, () => {
+  it('writes the live grid as an SVG holding every cell, and as a PNG', async () => {
+    const opened = await explorer.open('#mask=causal_zero');
+    try {
+      const { page } = opened;
+      const grid = await readTable(page, 'live-grid');
+      const svg = await downloadFrom(page, '[data-slot="faq-grid"]', 'svg');
+      assert.equal(svg.name, 'attention-grid.svg');
+      const parsed = await parseSvgInPage(page, svg.bytes.toString('utf8'));
+      assert.equal(parsed.error, null);
+      assert.equal(parsed.root, 'svg');
+      assert.equal(parsed.namespace, 'http://www.w3.org/2000/svg');
+      assert.equal(parsed.title, grid.caption);
+      assert.equal(parsed.cells.length, grid.rows.length * grid.columns.length);
+      for (const cell of parsed.cells) {
+        assert.equal(cell.text, grid.rows[cell.row].cells[cell.col].text, `cell ${cell.row}/${cell.col}`);
+      }
+      // Under causal_zero the hidden cell is not −∞-hatched: it is shaded and carries the leak's pattern.
+      assert.notEqual(parsed.cells.find((c) => c.row === 0 && c.col === 1).fill, 'url(#hatch)');
+      assert.match(svg.bytes.toString('utf8'), /<g class="cell zeroed" data-row="0" data-col="1">/);
+
+      const png = await downloadFrom(page, '[data-slot="faq-grid"]', 'png');
+      assert.equal(png.name, 'attention-grid.png');
+      const size = pngSize(png.bytes);
+      const [, , width, height] = parsed.viewBox.split(' ').map(Number);
+      assert.deepEqual(size, { width: Math.ceil(width * 2), height: Math.ceil(height * 2) }, 'twice the SVG\'s size');
+      assert.ok(png.bytes.length > 2000, 'the PNG has content');
+      assert.deepEqual(opened.problems.pageErrors, []);
+      assert.deepEqual((await opened.collectViolations()).cspViolations, [], 'no CSP violation on the way');
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('writes the arrows view as a standalone SVG with an arrow per visible pair, and as a PNG', async () => {
+    const opened = await explorer.open('#mask=none');
+    try {
+      const { page } = opened;
+      const svg = await downloadFrom(page, '[data-slot="faq-arrows"]', 'svg');
+      assert.equal(svg.name, 'attention-arrows.svg');
+      const parsed = await parseSvgInPage(page, svg.bytes.toString('utf8'));
+      assert.equal(parsed.error, null);
+      assert.deepEqual(parsed.tokens, ['the', 'cat']);
+      assert.deepEqual(parsed.arrows.sort(), [[0, 0], [0, 1], [1, 0], [1, 1]], 'no mask: every pair');
+      assert.ok(parsed.strokes.every((stroke) => /^#[0-9a-f]{6}$/.test(stroke)), 'colours written onto the arrows');
+      const png = await downloadFrom(page, '[data-slot="faq-arrows"]', 'png');
+      assert.equal(png.name, 'attention-arrows.png');
+      assert.ok(pngSize(png.bytes).width > 100);
+      const fromGrid = await downloadFrom(page, '[data-slot="grid"]', 'svg');
+      assert.equal(fromGrid.name, 'attention-grid-article.svg', 'the article\'s four-token grid downloads too');
+      assert.equal((await parseSvgInPage(page, fromGrid.bytes.toString('utf8'))).cells.length, 4 * 5);
+    } finally {
+      await opened.close();
+    }
+  });
+});

@@ -1,0 +1,257 @@
+// The sequel page as a reader meets it: served with the strict policy it runs without a
+// violation or an error; axe-core finds no WCAG 2 A/AA violation in light or dark mode; at 360 px
+// the page never scrolls sideways; the working of a figure shows on hover and on keyboard focus;
+// the reader's settings go into the URL hash and a fresh page opened with that hash shows the
+// same settings and numbers; a malformed hash is named in a message while the page works from
+// the defaults; an edited token vector reaches every section; the page links back to part one.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  AXE_TIMEOUT, PAGE_CSP, TEST_TIMEOUT, launchBrowser, openSequel, readTable, requireBuiltSite, settle, startSiteServer, unfold,
+} from './sequel-harness.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  requireBuiltSite();
+  browser = await launchBrowser();
+  server = await startSiteServer();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const SECTION_IDS = ['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache', 'kv-bill'];
+
+function sectionProblems(page) {
+  return page.evaluate((ids) => ids.map((id) => [id, document.getElementById(id).problem]), SECTION_IDS);
+}
+
+describe('the sequel page', () => {
+  it('runs under the strict policy with no violation, error or failed request', { timeout: TEST_TIMEOUT }, async () => {
+    const opened = await openSequel(browser, server);
+    try {
+      assert.equal(opened.response.headers()['content-security-policy'], PAGE_CSP);
+      assert.deepEqual(await opened.cspViolations(), []);
+      assert.deepEqual(opened.record.pageErrors, []);
+      assert.deepEqual(opened.record.errors, []);
+      assert.deepEqual(opened.record.warnings, []);
+      assert.deepEqual(opened.record.failedRequests, []);
+      const state = await opened.page.evaluate(() => ({
+        status: document.getElementById('load-status').textContent,
+        inlineScripts: [...document.scripts].filter((script) => !script.src).length,
+        styleAttributes: document.querySelectorAll('[style]').length,
+        styleElements: document.querySelectorAll('style').length,
+        hash: location.hash,
+        back: document.querySelector('.page-nav a[href="./index.html"]')?.textContent ?? null,
+      }));
+      assert.match(state.status, /computed just now/);
+      assert.equal(state.inlineScripts, 0);
+      assert.equal(state.styleAttributes + state.styleElements, 0);
+      assert.equal(state.hash, '', 'the defaults leave the address alone');
+      assert.ok(state.back, 'a link back to part one');
+      assert.deepEqual((await sectionProblems(opened.page)).filter(([, problem]) => problem !== null), []);
+      // Each element draws in an open shadow root styled by adopted stylesheets.
+      const styled = await opened.page.evaluate((ids) => ids.map((id) => {
+        const root = document.getElementById(id).shadowRoot;
+        return [root.mode, root.adoptedStyleSheets.length, root.querySelectorAll('style').length];
+      }), SECTION_IDS);
+      for (const entry of styled) assert.deepEqual(entry, ['open', 2, 0]);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  for (const colorScheme of ['light', 'dark']) {
+    it(`has no WCAG 2 A/AA violation in ${colorScheme} mode (axe-core)`, { timeout: AXE_TIMEOUT }, async () => {
+      const opened = await openSequel(browser, server, { colorScheme });
+      try {
+        // Open the folded projection tables, so that they are checked too.
+        await unfold(opened.page, SECTION_IDS);
+        const background = await opened.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.equal(background, colorScheme === 'dark' ? 'rgb(20, 23, 28)' : 'rgb(255, 255, 255)');
+        const results = await new AxeBuilder({ page: opened.page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .analyze();
+        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+        assert.deepEqual(summary, []);
+        assert.ok(results.passes.length > 10, 'axe ran its checks');
+      } finally {
+        await opened.close();
+      }
+    });
+  }
+
+  it('fits a 360 px screen without sideways scrolling', { timeout: TEST_TIMEOUT }, async () => {
+    const opened = await openSequel(browser, server, { viewport: { width: 360, height: 740 } });
+    try {
+      const overflow = await opened.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+      const wide = await opened.page.evaluate(() => {
+        const host = document.getElementById('kv-bill');
+        const region = host.shadowRoot.querySelector('table[data-table="bill-presets"]').closest('.table-scroll');
+        return { scrolls: region.scrollWidth > region.clientWidth, focusable: region.tabIndex === 0, hostWidth: host.getBoundingClientRect().width };
+      });
+      assert.ok(wide.scrolls && wide.focusable, 'a wide table scrolls in its own focusable box');
+      assert.ok(wide.hostWidth <= 360);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('shows a figure\u2019s working on hover and on keyboard focus, and the arrow keys move between cells', { timeout: TEST_TIMEOUT }, async () => {
+    const opened = await openSequel(browser, server);
+    const { page } = opened;
+    try {
+      const cell = page.locator('#kv-bill table[data-table="bill-compare"] tr[data-key="bytes_per_token_per_layer"] td[data-column="model"]');
+      await cell.hover();
+      const panel = page.locator('#kv-bill [data-part="compare"] .cell-working');
+      assert.match(await panel.textContent(), /2 · n_kv_heads · head_dim · dtype_bytes.*2 · 8 · 128 · 2 = 4096/s);
+      // Keyboard: the table is one Tab stop; the arrow keys move, and focus shows the working.
+      const first = page.locator('#kv-bill table[data-table="bill-compare"] td.has-working').first();
+      await first.focus();
+      assert.equal(await first.getAttribute('tabindex'), '0');
+      await page.keyboard.press('ArrowDown');
+      const focused = await page.evaluate(() => {
+        const active = document.getElementById('kv-bill').shadowRoot.activeElement;
+        return { key: active?.closest('tr')?.dataset.key, tabIndex: active?.tabIndex };
+      });
+      assert.equal(focused.tabIndex, 0);
+      assert.ok(focused.key, 'a cell of the next row has the focus');
+      assert.match(await panel.textContent(), /bytes per/);
+      const outline = await page.evaluate(() => getComputedStyle(document.getElementById('kv-bill').shadowRoot.activeElement).outlineStyle);
+      assert.equal(outline, 'solid', 'the focused cell is outlined');
+      // A tile's rescale factor shows its exponent.
+      await page.locator('#flash-tiles table[data-table="tile-3-running"] td[data-row="1"][data-col="3"]').hover();
+      assert.match(await page.locator('#flash-tiles section[data-step="3"] .cell-working').textContent(), /e\^\(m before − m after\) = e\^\(/);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('keeps the reader\u2019s settings in the hash, and a page opened with it shows the same', { timeout: TEST_TIMEOUT }, async () => {
+    const opened = await openSequel(browser, server);
+    const { page } = opened;
+    let hash;
+    let before;
+    try {
+      await page.fill('#tokens-input', 'I think therefore I am');
+      await page.press('#tokens-input', 'Enter');
+      await page.fill('#seed-input', '7');
+      await page.press('#seed-input', 'Enter');
+      await settle(page);
+      const cell = page.locator('[data-slot="x-table"] input[data-row="1"][data-col="2"]');
+      await cell.fill('0.25');
+      await cell.press('Tab');
+      const set = async (host, control, value) => {
+        const input = page.locator(`#${host} [data-control="${control}"]`);
+        if ((await input.evaluate((node) => node.tagName)) === 'SELECT') await input.selectOption(value);
+        else {
+          await input.fill(value);
+          await input.press('Enter');
+        }
+        await settle(page);
+      };
+      await set('variant-gqa', 'n-kv-heads', '1');
+      await set('variant-mla', 'd-latent', '4');
+      await set('flash-tiles', 'block-rows', '3');
+      await set('flash-tiles', 'block-cols', '4');
+      await set('quantised-cache', 'rotation', 'none');
+      await page.locator('#quantised-cache input[type="checkbox"][value="8"]').uncheck();
+      await settle(page);
+      await set('kv-bill', 'preset', 'falcon-7b');
+      await set('kv-bill', 'batch', '16');
+      hash = await page.evaluate(() => location.hash);
+      for (const part of ['tokens=I%20think%20therefore%20I%20am', 'seed=7', 'x=[[', 'gqa.n-kv-heads=1', 'mla.d-latent=4',
+        'flash.block-rows=3', 'flash.block-cols=4', 'quant.rotation=none', 'quant.bits=4,3,2', 'bill.preset=falcon-7b', 'bill.batch=16']) {
+        assert.ok(hash.includes(part), `the hash ${hash.slice(0, 80)}… holds ${part}`);
+      }
+      before = await page.evaluate((ids) => ids.map((id) => JSON.stringify(document.getElementById(id).result)), SECTION_IDS);
+      assert.deepEqual((await sectionProblems(page)).filter(([, problem]) => problem !== null), []);
+    } finally {
+      await opened.close();
+    }
+    const again = await openSequel(browser, server, { hash });
+    try {
+      const after_ = await again.page.evaluate((ids) => ids.map((id) => JSON.stringify(document.getElementById(id).result)), SECTION_IDS);
+      assert.deepEqual(after_, before, 'every section computed the same from the link');
+      const controls = await again.page.evaluate(() => ({
+        tokens: document.getElementById('tokens-input').value,
+        seed: document.getElementById('seed-input').value,
+        x: document.querySelector('[data-slot="x-table"] input[data-row="1"][data-col="2"]').value,
+        kv: document.getElementById('variant-gqa').shadowRoot.querySelector('[data-control="n-kv-heads"]').value,
+        rows: document.getElementById('flash-tiles').shadowRoot.querySelector('[data-control="block-rows"]').value,
+        preset: document.getElementById('kv-bill').shadowRoot.querySelector('[data-control="preset"]').value,
+        hash: location.hash,
+      }));
+      assert.deepEqual(controls, { tokens: 'I think therefore I am', seed: '7', x: '0.25', kv: '1', rows: '3', preset: 'falcon-7b', hash });
+      const map = await readTable(again.page, 'flash-tiles', 'tile-map');
+      assert.deepEqual(map.rows.map((row) => row.label), ['I', 'think', 'therefore', 'I', 'am']);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('names what it cannot use in a malformed hash and works from the defaults', { timeout: TEST_TIMEOUT }, async () => {
+    const hash = '#seed=banana&nonsense=1&flash.block-rows=99&bill.preset=gpt-9&x=[[1,2&%E0%A4%A';
+    const opened = await openSequel(browser, server, { hash });
+    const { page } = opened;
+    try {
+      const message = await page.evaluate(() => {
+        const node = document.getElementById('link-problem');
+        return node.hidden ? null : node.textContent;
+      });
+      assert.ok(message, 'the link\u2019s problems are shown');
+      for (const part of ['seed', 'nonsense', 'x', 'percent-encoding']) assert.ok(message.includes(part), `the message names ${part}: ${message}`);
+      // Values that only an element can judge are reported in that element's box.
+      const problems = Object.fromEntries(await sectionProblems(page));
+      assert.match(problems['flash-tiles'], /^block-rows attribute: must be a whole number from 1 to 4, got 99/);
+      assert.match(problems['kv-bill'], /^preset attribute: must be one of/);
+      assert.equal(problems['variant-gqa'], null);
+      assert.equal(problems['quantised-cache'], null);
+      assert.deepEqual(opened.record.pageErrors, []);
+      // The controls stay, the field at fault is marked, and fixing the value brings the section back.
+      const rows = page.locator('#flash-tiles [data-control="block-rows"]');
+      assert.equal(await rows.getAttribute('aria-invalid'), 'true');
+      assert.equal(await rows.inputValue(), '99');
+      await rows.fill('2');
+      await rows.press('Enter');
+      await settle(page);
+      assert.equal(await page.evaluate(() => document.getElementById('flash-tiles').problem), null);
+      assert.equal(await rows.getAttribute('aria-invalid'), null);
+      assert.ok(await readTable(page, 'flash-tiles', 'flash-out'));
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('refuses a number it cannot use in X, names it, and keeps the last good input', { timeout: TEST_TIMEOUT }, async () => {
+    const opened = await openSequel(browser, server);
+    const { page } = opened;
+    try {
+      const cell = page.locator('[data-slot="x-table"] input[data-row="0"][data-col="0"]');
+      await cell.fill('abc');
+      await cell.press('Tab');
+      assert.equal(await cell.getAttribute('aria-invalid'), 'true');
+      assert.match(await page.locator('#input-message').textContent(), /x0 of “the”: “abc” is not a number/);
+      await cell.fill('1e20');
+      await cell.press('Tab');
+      assert.match(await page.locator('#input-message').textContent(), /x\[0\]\[0\]/);
+      const x00 = await page.evaluate(() => document.getElementById('variant-mha').result.layer.x[0][0]);
+      assert.equal(x00, -1, 'the sections keep the seeded value');
+      await cell.fill('0.5');
+      await cell.press('Tab');
+      await settle(page);
+      const values = await page.evaluate(() => ['variant-mha', 'variant-mla', 'flash-tiles'].map((id) => document.getElementById(id).getAttribute('x')?.slice(0, 6)));
+      assert.deepEqual(values, ['[[0.5,', '[[0.5,', '[[0.5,']);
+      assert.equal(await page.locator('#input-message').isHidden(), true);
+    } finally {
+      await opened.close();
+    }
+  });
+});

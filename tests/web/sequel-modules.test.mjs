@@ -1,0 +1,113 @@
+// The sequel's pure modules in plain Node: how the elements read their attributes and word the
+// core's refusals (web/sequel-config.js), how figures are written (web/sequel-format.js), and the
+// page's hash (site/sequel-state.js, read from the assembled site, where it sits beside the
+// modules it imports): what it keeps, what it ignores with a warning, and that formatting a
+// state and reading it back round-trips.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError } from '../../web/element-config.js';
+import {
+  REQUEST_ATTRIBUTES, parseParts, parseWholeList, requestFrom, rewordCoreError, variantRequest,
+} from '../../web/sequel-config.js';
+import { formatBinaryUnit, formatCount, formatSignificant } from '../../web/sequel-format.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
+let state;
+
+before(async () => {
+  assert.ok(existsSync(join(siteDir, 'sequel-state.js')), 'build/site/sequel-state.js: build the site first (scripts/build)');
+  state = await import(pathToFileURL(join(siteDir, 'sequel-state.js')).href);
+});
+
+describe('reading the sequel elements\u2019 attributes', () => {
+  it('turns set attributes into the core\u2019s request members, and only those', () => {
+    const attributes = { tokens: 'a b c', seed: '7', 'block-rows': '3', mask: 'none' };
+    const request = requestFrom(REQUEST_ATTRIBUTES.flash, (name) => attributes[name] ?? null);
+    assert.deepEqual(request, { tokens: ['a', 'b', 'c'], seed: 7, block_rows: 3, mask: 'none' });
+    assert.deepEqual(parseWholeList('bits', '8, 4 2'), [8, 4, 2]);
+    assert.throws(() => requestFrom(REQUEST_ATTRIBUTES.flash, (name) => (name === 'block-rows' ? 'two' : null)),
+      (error) => error instanceof ConfigError && error.message === 'block-rows attribute: "two" is not a whole number');
+    assert.throws(() => parseParts('show', 'cache,nothing', ['cache']), /unknown part "nothing"/);
+  });
+
+  it('fixes the K/V heads of MHA and MQA, and keeps n-kv-heads and d-latent to their variants', () => {
+    assert.deepEqual(variantRequest('mha', { n_heads: 8 }), { method: 'groupedAttention', request: { n_heads: 8, n_kv_heads: 8 } });
+    assert.deepEqual(variantRequest('mha', {}).request, { n_kv_heads: 4 });
+    assert.deepEqual(variantRequest('mqa', { seed: 2 }).request, { seed: 2, n_kv_heads: 1 });
+    assert.deepEqual(variantRequest('gqa', {}).request, {}, 'the core picks GQA\u2019s default grouping');
+    assert.deepEqual(variantRequest('mla', { d_latent: 4 }), { method: 'latentAttention', request: { d_latent: 4 } });
+    assert.throws(() => variantRequest('mqa', { n_kv_heads: 2 }), /^ConfigError: n-kv-heads attribute: applies to variant="gqa" only/);
+    assert.throws(() => variantRequest('gqa', { d_latent: 2 }), /d-latent attribute: applies to variant="mla" only/);
+  });
+
+  it('words the core\u2019s refusals in terms of the attribute an author set', () => {
+    const set = new Set(['block-rows', 'x']);
+    const reword = (message) => rewordCoreError(message, REQUEST_ATTRIBUTES.flash, (name) => set.has(name));
+    assert.equal(reword('block_rows: must be a whole number from 1 to 4, got 5'), 'block-rows attribute: must be a whole number from 1 to 4, got 5');
+    assert.equal(reword('x[1][2]: must be a finite number'), 'x attribute, row 2, column 3: must be a finite number');
+    assert.equal(reword('block_cols: must be a whole number'), 'block_cols: must be a whole number', 'not set: the core\u2019s words');
+    assert.equal(reword('something else entirely'), 'something else entirely');
+  });
+});
+
+describe('writing the sequel\u2019s figures', () => {
+  it('groups digits with narrow spaces and never rounds a count', () => {
+    assert.equal(formatCount(85899345920), '85\u202f899\u202f345\u202f920');
+    assert.equal(formatCount(64), '64');
+    assert.equal(formatCount(0.5), '0.5');
+    assert.equal(formatCount(-1234), '\u22121\u202f234');
+  });
+
+  it('gives byte counts their binary unit and small errors a power of ten', () => {
+    assert.equal(formatBinaryUnit(1073741824), '1.00\u202fGiB');
+    assert.equal(formatBinaryUnit(131072), '128\u202fKiB');
+    assert.equal(formatBinaryUnit(16060522496), '15.0\u202fGiB');
+    assert.equal(formatBinaryUnit(64), '64\u202fbytes');
+    assert.equal(formatSignificant(0.0433), '0.0433');
+    assert.equal(formatSignificant(0.000510424376), '0.000510');
+    assert.equal(formatSignificant(5.96046448e-8), '5.96 \u00d7 10\u207b\u2078');
+    assert.equal(formatSignificant(0), '0');
+    assert.equal(formatSignificant(12345), '1.23 \u00d7 10\u2074');
+  });
+});
+
+describe('the sequel page\u2019s hash', () => {
+  it('reads shared values and section attributes; an empty value removes an attribute', () => {
+    const parsed = state.parseSequelHash('#tokens=a%20b&seed=3&x=[[1,2],[3,4]]&flash.block-rows=3&bill.preset=&quant.bits=4,2');
+    assert.deepEqual(parsed.shared, { tokens: ['a', 'b'], seed: 3, x: [[1, 2], [3, 4]] });
+    assert.deepEqual(parsed.sections, { flash: { 'block-rows': '3' }, bill: { preset: null }, quant: { bits: '4,2' } });
+    assert.deepEqual(parsed.warnings, []);
+  });
+
+  it('ignores what it cannot use, naming it, and never throws', () => {
+    const parsed = state.parseSequelHash('#seed=-1&tokens=&x=[[1,&mystery=2&flash.colour=red&%E0%A4%A=1&gqa.n-kv-heads=1');
+    assert.deepEqual(parsed.shared, {});
+    assert.deepEqual(parsed.sections, { gqa: { 'n-kv-heads': '1' } });
+    const text = parsed.warnings.join('\n');
+    assert.equal(parsed.warnings.length, 6, text);
+    for (const part of ['seed', 'tokens: names no token', 'x:', '"mystery"', '"flash.colour"', 'percent-encoding']) assert.ok(text.includes(part), part);
+  });
+
+  it('writes only what differs from the page\u2019s start, and reads it back', () => {
+    const defaults = { shared: { tokens: ['the', 'cat'], seed: 1 }, sections: { bill: { preset: 'llama-3-8b' } } };
+    assert.equal(state.formatSequelHash({ shared: { tokens: ['the', 'cat'], seed: 1 }, sections: { bill: { preset: 'llama-3-8b' } } }, defaults), '');
+    const changed = {
+      shared: { tokens: ['New York', 'is'], seed: 9, x: [[-0.200000003, 1], [0.5, 2.5]] },
+      sections: { flash: { 'block-rows': '3', mask: 'none' }, bill: { preset: null, batch: '16' }, quant: { bits: '4,2' } },
+    };
+    const hash = state.formatSequelHash(changed, defaults);
+    assert.ok(hash.includes('x=[[-0.2,1],[0.5,2.5]]'), `${hash}: float32 values written as briefly as they read`);
+    assert.ok(hash.includes('bill.preset=&'), 'a removed attribute is written empty');
+    const back = state.parseSequelHash(hash);
+    assert.deepEqual(back.warnings, []);
+    assert.deepEqual(back.shared, { tokens: ['New York', 'is'], seed: 9, x: [[-0.2, 1], [0.5, 2.5]] });
+    assert.deepEqual(back.sections, { flash: { 'block-rows': '3', mask: 'none' }, quant: { bits: '4,2' }, bill: { preset: null, batch: '16' } });
+    assert.equal(state.shortestFloat32(0.100000001), '0.1');
+    assert.equal(Math.fround(Number(state.shortestFloat32(Math.fround(1 / 3)))), Math.fround(1 / 3));
+  });
+});

@@ -1,0 +1,204 @@
+// How the sequel's elements read their attributes and turn them into the core's requests
+// (attention-api.js: groupedAttention, latentAttention, flashTiles, quantisedCache, kvBill), and
+// how an error of the core ("block_rows: must be a whole number from 1 to 4, got 5") is told to
+// an author in terms of the attribute they wrote ("block-rows attribute: …"). Pure functions:
+// no DOM, no core, testable in Node. Ranges and consistency are the core's to check; this module
+// only reads text.
+
+import { ConfigError, parseMatrix, parseNumberText, parseTokens } from './element-config.js';
+
+/** The tag names attention-sequel-elements.js registers. */
+export const SEQUEL_ELEMENT_NAMES = Object.freeze({
+  variant: 'attention-variant',
+  flash: 'attention-flash-tiles',
+  quantised: 'attention-quantised-cache',
+  bill: 'attention-kv-bill',
+});
+
+/** The variants <attention-variant> runs. */
+export const VARIANTS = Object.freeze(['mha', 'gqa', 'mqa', 'mla']);
+/** What the core calls them. */
+export const VARIANT_LABELS = Object.freeze({ mha: 'MHA', gqa: 'GQA', mqa: 'MQA', mla: 'MLA' });
+/** The query heads of the toy layer when n-heads is not set (the core's default too). */
+export const DEFAULT_HEADS = 4;
+
+/** What <attention-variant> can show, in order; `show` picks some. */
+export const VARIANT_PARTS = Object.freeze(['x', 'sharing', 'cache', 'weights', 'heads', 'layer', 'bill']);
+export const DEFAULT_VARIANT_PARTS = Object.freeze(['sharing', 'cache', 'weights', 'heads', 'layer', 'bill']);
+/** What <attention-kv-bill> can show; `show` picks some. */
+export const BILL_PARTS = Object.freeze(['variants', 'compare', 'presets']);
+export const DEFAULT_BILL_PARTS = Object.freeze(['compare']);
+
+function quote(text, limit = 24) {
+  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
+  return JSON.stringify(shown);
+}
+
+/** A whole number attribute (the core checks its range and names it). */
+export function parseWhole(attribute, text) {
+  const trimmed = String(text).trim();
+  if (!/^\d{1,16}$/u.test(trimmed)) throw new ConfigError(attribute, `${quote(trimmed)} is not a whole number`);
+  return Number(trimmed);
+}
+
+/** A number attribute: decimals and exponents allowed ("0.5", "8.03e9"). */
+export function parseDecimal(attribute, text) {
+  const value = parseNumberText(text);
+  if (value === null) throw new ConfigError(attribute, `${quote(String(text).trim())} is not a number`);
+  return value;
+}
+
+/** A list of whole numbers separated by commas or spaces: bits="8,4,3,2". */
+export function parseWholeList(attribute, text) {
+  const parts = String(text).split(/[\s,]+/u).filter(Boolean);
+  if (parts.length === 0) throw new ConfigError(attribute, 'names no number');
+  return parts.map((part) => parseWhole(attribute, part));
+}
+
+/** One of a few words. */
+export function parseChoice(attribute, text, choices) {
+  const trimmed = String(text).trim();
+  if (!choices.includes(trimmed)) {
+    throw new ConfigError(attribute, `${quote(trimmed)} is not one of ${choices.join(', ')}`);
+  }
+  return trimmed;
+}
+
+/** Parts to show, from `allowed`. */
+export function parseParts(attribute, text, allowed) {
+  const names = String(text).split(/[\s,]+/u).filter(Boolean);
+  if (names.length === 0) throw new ConfigError(attribute, `names nothing; use one or more of ${allowed.join(', ')}`);
+  for (const name of names) {
+    if (!allowed.includes(name)) throw new ConfigError(attribute, `unknown part ${quote(name)}; the parts are ${allowed.join(', ')}`);
+  }
+  return [...new Set(names)];
+}
+
+const text = (attribute, value) => String(value).trim();
+const matrix = (attribute, value) => parseMatrix(attribute, value);
+const tokens = (attribute, value) => parseTokens(value);
+
+/**
+ * @typedef {object} AttributeSpec
+ * @property {string} key  the request's member
+ * @property {(attribute: string, text: string) => unknown} parse
+ */
+
+/** The toy layer's attributes, shared by every element that runs it. */
+const LAYER = {
+  tokens: { key: 'tokens', parse: tokens },
+  seed: { key: 'seed', parse: parseWhole },
+  x: { key: 'x', parse: matrix },
+  'd-model': { key: 'd_model', parse: parseWhole },
+  'n-heads': { key: 'n_heads', parse: parseWhole },
+};
+
+/** Attribute -> request member, per element. */
+export const REQUEST_ATTRIBUTES = Object.freeze({
+  variant: {
+    ...LAYER,
+    'n-kv-heads': { key: 'n_kv_heads', parse: parseWhole },
+    'd-latent': { key: 'd_latent', parse: parseWhole },
+  },
+  flash: {
+    ...LAYER,
+    head: { key: 'head', parse: parseWhole },
+    'block-rows': { key: 'block_rows', parse: parseWhole },
+    'block-cols': { key: 'block_cols', parse: parseWhole },
+    mask: { key: 'mask', parse: text },
+    decimals: { key: 'decimals', parse: parseWhole },
+  },
+  quantised: {
+    ...LAYER,
+    head: { key: 'head', parse: parseWhole },
+    bits: { key: 'bits', parse: parseWholeList },
+    rotation: { key: 'rotation', parse: text },
+    mask: { key: 'mask', parse: text },
+  },
+  bill: {
+    preset: { key: 'preset', parse: text },
+    layers: { key: 'layers', parse: parseWhole },
+    'n-heads': { key: 'n_heads', parse: parseWhole },
+    'n-kv-heads': { key: 'n_kv_heads', parse: parseWhole },
+    'head-dim': { key: 'head_dim', parse: parseWhole },
+    'd-latent': { key: 'd_latent', parse: parseWhole },
+    'rope-dim': { key: 'rope_dim', parse: parseWhole },
+    'dtype-bytes': { key: 'dtype_bytes', parse: parseWhole },
+    'kv-bits': { key: 'kv_bits', parse: parseWhole },
+    'scale-bytes': { key: 'scale_bytes', parse: parseWhole },
+    'weight-dtype-bytes': { key: 'weight_dtype_bytes', parse: parseDecimal },
+    parameters: { key: 'parameters', parse: parseDecimal },
+    'context-length': { key: 'context_length', parse: parseWhole },
+    batch: { key: 'batch', parse: parseWhole },
+    'gpu-memory-gib': { key: 'gpu_memory_gib', parse: parseDecimal },
+  },
+});
+
+/** The bill's toy side: which toy layer, its tokens and its latent size. */
+export const TOY_ATTRIBUTES = Object.freeze({
+  toy: { key: 'toy', parse: (attribute, value) => parseChoice(attribute, value, VARIANTS) },
+  'toy-tokens': { key: 'tokens', parse: tokens },
+  'toy-d-latent': { key: 'd_latent', parse: parseWhole },
+});
+
+/**
+ * The request of the attributes that are set (`read(name)` gives an attribute's text or null).
+ * Throws a ConfigError naming the first attribute that cannot be read.
+ * @param {Record<string, AttributeSpec>} specs
+ * @param {(name: string) => string | null} read
+ */
+export function requestFrom(specs, read) {
+  const request = {};
+  for (const [attribute, spec] of Object.entries(specs)) {
+    const value = read(attribute);
+    if (value === null || value === undefined) continue;
+    request[spec.key] = spec.parse(attribute, value);
+  }
+  return request;
+}
+
+/**
+ * The groupedAttention or latentAttention request of <attention-variant>: MHA runs with as many
+ * K/V heads as query heads, MQA with one, GQA with n-kv-heads (the core's default: half);
+ * n-kv-heads belongs to GQA and d-latent to MLA only.
+ * @param {string} variant
+ * @param {Record<string, unknown>} request  requestFrom(REQUEST_ATTRIBUTES.variant, …)
+ * @returns {{method: 'groupedAttention' | 'latentAttention', request: object}}
+ */
+export function variantRequest(variant, request) {
+  const { n_kv_heads: kvHeads, d_latent: latent, ...layer } = request;
+  if (variant !== 'gqa' && kvHeads !== undefined) {
+    throw new ConfigError('n-kv-heads', `applies to variant="gqa" only; ${VARIANT_LABELS[variant]} fixes the K/V heads itself`);
+  }
+  if (variant !== 'mla' && latent !== undefined) {
+    throw new ConfigError('d-latent', 'applies to variant="mla" only');
+  }
+  switch (variant) {
+    case 'mha': return { method: 'groupedAttention', request: { ...layer, n_kv_heads: layer.n_heads ?? DEFAULT_HEADS } };
+    case 'mqa': return { method: 'groupedAttention', request: { ...layer, n_kv_heads: 1 } };
+    case 'gqa': return { method: 'groupedAttention', request: kvHeads === undefined ? layer : { ...layer, n_kv_heads: kvHeads } };
+    case 'mla': return { method: 'latentAttention', request: latent === undefined ? layer : { ...layer, d_latent: latent } };
+    default: throw new ConfigError('variant', `${quote(String(variant))} is not one of ${VARIANTS.join(', ')}`);
+  }
+}
+
+/**
+ * Rewords an error of the core, whose message starts with the request's path
+ * ("block_rows: must be …", "x[1][2]: must be …"), as a problem of an attribute:
+ * "block-rows attribute: must be …". A path the element did not set (the core's default was
+ * used) or that no attribute names is kept as the core wrote it.
+ * @param {string} message
+ * @param {Record<string, AttributeSpec>} specs
+ * @param {(attribute: string) => boolean} isSet
+ */
+export function rewordCoreError(message, specs, isSet) {
+  const textOf = String(message);
+  const match = /^([a-z_]+)((?:\[\d+\])*): (.*)$/su.exec(textOf);
+  if (!match) return textOf;
+  const [, key, indices, detail] = match;
+  const attribute = Object.entries(specs).find(([, spec]) => spec.key === key)?.[0];
+  if (!attribute || !isSet(attribute)) return textOf;
+  const where = [...indices.matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]) + 1);
+  const place = where.length === 0 ? '' : where.length === 1 ? `, item ${where[0]}` : `, row ${where[0]}, column ${where[1]}`;
+  return `${attribute} attribute${place}: ${detail}`;
+}

@@ -1,0 +1,294 @@
+// What every sequel element shares: an open shadow root with the elements' stylesheet and the
+// sequel's own, a controls bar (shown with the `controls` attribute) whose changes become the
+// element's attributes, a message box for a problem (the element's own attributes or the core's
+// refusal, worded for the attribute), the body where a subclass draws the core's answer, the
+// workings of its cells, and the `attention-change` event after every computation.
+//
+// The sequel's requests live in the full build of the core (createAttention(), not the small
+// embed build the walkthrough's elements load), which is loaded once per page.
+//
+// Components never look anything up in the global document: they render into their own shadow
+// root with their own ownerDocument.
+
+import { createAttention } from './attention-api.js';
+import { ConfigError } from './element-config.js';
+import { adoptStyles } from './element-styles.js';
+import { rewordCoreError } from './sequel-config.js';
+import { adoptSequelStyles } from './sequel-styles.js';
+import { WorkingRegistry } from './sequel-working.js';
+
+/** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
+export const ElementBase = globalThis.HTMLElement ?? class {};
+
+/** Fired (bubbling, composed) after every computation: detail {result, problem}. */
+export const SEQUEL_CHANGE_EVENT = 'attention-change';
+
+let attentionLoad = null;
+
+/** The core's full build, loaded once per page and shared by every sequel element. */
+export function loadFullAttention() {
+  attentionLoad ??= createAttention().catch((error) => {
+    attentionLoad = null;
+    throw error;
+  });
+  return attentionLoad;
+}
+
+/**
+ * @typedef {object} ControlSpec
+ * @property {string} attribute   the attribute a change sets
+ * @property {string} label
+ * @property {'number' | 'select' | 'text' | 'bits'} type
+ * @property {(result: object) => string | string[]} value  the current value, from the result
+ * @property {[string, string][] | ((result: object) => [string, string][])} [options]  select: [value, text]
+ * @property {number} [min]
+ * @property {(result: object) => number} [max]
+ * @property {string} [step]
+ * @property {(result: object) => boolean} [disabled]
+ * @property {string} [className]       the label's class
+ * @property {string} [inputClass]      the field's class ("wide")
+ */
+
+export class SequelElement extends ElementBase {
+  #controls;
+  #message;
+  #body;
+  #attention = null;
+  #result = null;
+  #problem = null;
+  #queued = false;
+  #warned = '';
+  #controlNodes = null;  // attribute -> {spec, input | inputs}
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    adoptSequelStyles(root);
+    const doc = this.ownerDocument;
+    const frame = doc.createElement('div');
+    frame.className = 'frame';
+    frame.setAttribute('part', 'frame');
+    this.#controls = doc.createElement('div');
+    this.#controls.className = 'controls';
+    this.#controls.setAttribute('part', 'controls');
+    this.#controls.hidden = true;
+    this.#message = doc.createElement('div');
+    this.#message.className = 'message';
+    this.#message.setAttribute('part', 'message');
+    this.#message.setAttribute('role', 'alert');
+    this.#message.hidden = true;
+    this.#body = doc.createElement('div');
+    this.#body.className = 'body';
+    const computing = doc.createElement('p');
+    computing.className = 'computing';
+    computing.textContent = 'computing\u2026';
+    this.#body.append(computing);
+    frame.append(this.#controls, this.#message, this.#body);
+    root.append(frame);
+    this.workings = new WorkingRegistry(this.#body);
+  }
+
+  /** The core's last answer this element shows (null before the first, or while a problem is shown). */
+  get result() {
+    return this.#result;
+  }
+
+  /** The problem shown instead of the tables, or null. */
+  get problem() {
+    return this.#problem;
+  }
+
+  connectedCallback() {
+    if (!this.#attention) {
+      loadFullAttention().then((attention) => {
+        this.#attention = attention;
+        this.scheduleRender();
+      }, (error) => this.#show(null, `The attention core could not be loaded: ${error?.message ?? error}`));
+    }
+    this.scheduleRender();
+  }
+
+  attributeChangedCallback(name, previous, value) {
+    if (name === 'controls' && previous !== value && this.#controlNodes) {
+      // Another list of controls: built again on the next render.
+      this.#controlNodes = null;
+      this.#controls.replaceChildren();
+    }
+    this.scheduleRender();
+  }
+
+  /** Draws again after the current task's attribute changes. */
+  scheduleRender() {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      if (this.isConnected) this.#render();
+    });
+  }
+
+  // --- for subclasses
+  /** The attribute specs of the element's request (sequel-config.js), for wording problems. */
+  get requestSpecs() { return {}; }
+  /** Runs the core: returns what renderResult draws. Throws ConfigError or the core's Error. */
+  compute() { return null; }
+  /** The nodes of the body for a result. */
+  renderResult() { return []; }
+  /** The controls shown with the `controls` attribute. @returns {ControlSpec[]} */
+  controlSpecs() { return []; }
+  /** A reader changed a control: by default the attribute follows (an empty value removes it). */
+  controlChanged(spec, value) {
+    if (value === '' || value === null) this.removeAttribute(spec.attribute);
+    else this.setAttribute(spec.attribute, value);
+  }
+  /** "<attention-kv-bill id="bill">", for console messages. */
+  describe() {
+    return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
+  }
+
+  #render() {
+    const showControls = this.hasAttribute('controls');
+    this.#controls.hidden = !showControls;
+    if (showControls && !this.#controlNodes) this.#buildControls();
+    if (!this.#attention) return;
+    let result;
+    try {
+      result = this.compute(this.#attention, (name) => this.getAttribute(name));
+    } catch (error) {
+      const text = error instanceof ConfigError
+        ? error.message
+        : rewordCoreError(String(error?.message ?? error), this.requestSpecs, (name) => this.hasAttribute(name));
+      this.#show(null, text);
+      return;
+    }
+    this.#show(result, null);
+  }
+
+  #show(result, problem) {
+    const doc = this.ownerDocument;
+    this.#result = result;
+    this.#problem = problem;
+    if (problem) {
+      const strong = doc.createElement('strong');
+      strong.textContent = `<${this.localName}> not shown. `;
+      this.#message.replaceChildren(strong, problem);
+      this.#message.hidden = false;
+      this.#body.hidden = true;
+      if (this.#warned !== problem) {
+        this.#warned = problem;
+        console.warn(`${this.describe()}: ${problem}`);
+      }
+    } else {
+      this.#message.hidden = true;
+      this.#message.replaceChildren();
+      this.#body.hidden = false;
+      this.#warned = '';
+      // What the reader unfolded stays unfolded across a redraw.
+      const unfolded = new Set([...this.#body.querySelectorAll('details[open]')].map((node) => node.dataset.part));
+      this.#body.replaceChildren(...this.renderResult(doc, result));
+      for (const node of this.#body.querySelectorAll('details')) if (unfolded.has(node.dataset.part)) node.open = true;
+      this.workings.restore();
+    }
+    if (this.#controlNodes) this.#syncControls(result);
+    this.dispatchEvent(new CustomEvent(SEQUEL_CHANGE_EVENT, { bubbles: true, composed: true, detail: { result, problem } }));
+  }
+
+  #buildControls() {
+    const doc = this.ownerDocument;
+    this.#controlNodes = new Map();
+    for (const spec of this.controlSpecs()) {
+      const label = doc.createElement('label');
+      if (spec.className) label.className = spec.className;
+      const text = doc.createElement('span');
+      text.textContent = spec.label;
+      let input;
+      if (spec.type === 'select') {
+        input = doc.createElement('select');
+      } else if (spec.type === 'bits') {
+        // One checkbox per bit width, in a group named by the label.
+        const group = doc.createElement('span');
+        group.setAttribute('role', 'group');
+        group.setAttribute('aria-label', spec.label);
+        group.className = 'bit-choices';
+        const boxes = spec.options.map(([value, caption]) => {
+          const box = doc.createElement('input');
+          box.type = 'checkbox';
+          box.value = value;
+          box.dataset.control = spec.attribute;
+          const boxLabel = doc.createElement('label');
+          boxLabel.append(box, ` ${caption}`);
+          group.append(boxLabel);
+          return box;
+        });
+        const fieldLabel = doc.createElement('span');
+        fieldLabel.className = 'bits-control';
+        fieldLabel.append(text, ' ', group);
+        const onChange = () => this.controlChanged(spec, boxes.filter((box) => box.checked).map((box) => box.value).join(','));
+        for (const box of boxes) box.addEventListener('change', onChange);
+        this.#controls.append(fieldLabel);
+        this.#controlNodes.set(spec.attribute, { spec, inputs: boxes });
+        continue;
+      } else {
+        input = doc.createElement('input');
+        input.type = spec.type === 'number' ? 'number' : 'text';
+        if (spec.type === 'number') {
+          input.inputMode = 'numeric';
+          if (spec.min !== undefined) input.min = String(spec.min);
+          input.step = spec.step ?? '1';
+        }
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+      }
+      input.dataset.control = spec.attribute;
+      input.setAttribute('part', 'input');
+      if (spec.inputClass) input.className = spec.inputClass;
+      input.addEventListener('change', () => this.controlChanged(spec, input.value.trim()));
+      label.append(text, ' ', input);
+      this.#controls.append(label);
+      this.#controlNodes.set(spec.attribute, { spec, input });
+    }
+  }
+
+  #syncControls(result) {
+    const active = this.shadowRoot.activeElement;
+    for (const [attribute, { spec, input, inputs }] of this.#controlNodes) {
+      const attributeValue = this.getAttribute(attribute);
+      if (inputs) {
+        const chosen = attributeValue !== null
+          ? attributeValue.split(/[\s,]+/u)
+          : (result ? spec.value(result) : []);
+        for (const box of inputs) box.checked = chosen.includes(box.value);
+        continue;
+      }
+      if (spec.type === 'select') {
+        const options = typeof spec.options === 'function' ? (result ? spec.options(result) : null) : spec.options;
+        if (options) {
+          const current = [...input.options].map((option) => option.value).join('\u0000');
+          if (current !== options.map(([value]) => value).join('\u0000')) {
+            input.replaceChildren(...options.map(([value, caption]) => {
+              const option = this.ownerDocument.createElement('option');
+              option.value = value;
+              option.textContent = caption;
+              return option;
+            }));
+          }
+        }
+      }
+      if (spec.max && result) input.max = String(spec.max(result));
+      input.disabled = Boolean(result && spec.disabled?.(result));
+      // The field whose attribute the problem names is marked.
+      if (this.#problem?.startsWith(`${attribute} attribute`)) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+      if (input === active) continue;
+      const value = attributeValue ?? (result ? spec.value(result) : '');
+      if (spec.type === 'select' && ![...input.options].some((option) => option.value === value)) {
+        const option = this.ownerDocument.createElement('option');
+        option.value = value;
+        option.textContent = value;
+        input.append(option);
+      }
+      input.value = value ?? '';
+    }
+  }
+}
