@@ -45,22 +45,17 @@ const cellText = (cell) => (cell.querySelector('.value') ?? cell).textContent.tr
 export function labelCells(table, describe = describeByHeaders, only = null) {
   if (only?.size === 0) return;
   const columns = Array.from(table.tHead.rows[0].cells, (cell) => cell.textContent.trim());
-  for (const [section, footer] of [[table.tBodies[0], false], [table.tFoot, true]]) {
-    for (const tr of section?.rows ?? []) {
-      const row = tr.cells[0].textContent.trim();
-      Array.from(tr.cells).forEach((cell, index) => {
-        if (only && !only.has(cell)) return;
-        if (index === 0 || cell.tagName !== 'TD' || !cell.querySelector('.value')) return;
-        const label = describe({
-          row,
-          column: columns[index] ?? '',
-          text: cellText(cell),
-          note: maskNote(cell),
-          footer,
-        }, table);
-        if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
-      });
-    }
+  const cells = only ?? table.querySelectorAll('tbody td, tfoot td');
+  for (const cell of cells) {
+    if (cell.cellIndex === 0 || !cell.querySelector('.value')) continue;
+    const label = describe({
+      row: cell.parentElement.cells[0].textContent.trim(),
+      column: columns[cell.cellIndex] ?? '',
+      text: cellText(cell),
+      note: maskNote(cell),
+      footer: cell.parentElement.parentElement.tagName === 'TFOOT',
+    }, table);
+    if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
   }
 }
 

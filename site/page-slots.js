@@ -20,12 +20,22 @@ export function fillSlot(doc, name, ...nodes) {
   return target;
 }
 
+// The prose's places are fixed in the HTML, so each is looked up once: a reader's edit
+// refills them all, and searching a page of thousands of cells for each one adds up.
+const places = new WeakMap();  // document -> Map(selector -> elements)
+function placesOf(doc, selector) {
+  if (!places.has(doc)) places.set(doc, new Map());
+  const known = places.get(doc);
+  if (!known.has(selector)) known.set(selector, Array.from(doc.querySelectorAll(selector)));
+  return known.get(selector);
+}
+
 /** Writes `text` into every place the prose quotes `name`. */
 export function fillText(doc, name, text) {
-  const targets = doc.querySelectorAll(`[data-fill="${name}"]`);
+  const targets = placesOf(doc, `[data-fill="${name}"]`);
   if (targets.length === 0) throw new Error(`the page has no place for "${name}"`);
   for (const target of targets) {
-    target.textContent = text;
+    if (target.textContent !== text) target.textContent = text;
     target.classList.add('filled');
   }
 }
@@ -35,8 +45,9 @@ export function fillText(doc, name, text) {
  * showVariant(doc, 'mask', 'none') for the elements with data-when-mask.
  */
 export function showVariant(doc, variant, value) {
-  for (const element of doc.querySelectorAll(`[data-when-${variant}]`)) {
-    element.hidden = element.getAttribute(`data-when-${variant}`) !== value;
+  for (const element of placesOf(doc, `[data-when-${variant}]`)) {
+    const hidden = element.getAttribute(`data-when-${variant}`) !== value;
+    if (element.hidden !== hidden) element.hidden = hidden;
   }
 }
 

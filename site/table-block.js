@@ -79,7 +79,7 @@ const formatterOf = (format, col) => (Array.isArray(format) ? format[col] : form
 
 // Writes a new value into a number cell built by renderMatrixTable; true if it changed.
 function setValue(cell, text) {
-  const value = cell.querySelector('.value');
+  const value = cell.firstElementChild;  // renderMatrixTable's .value span comes first
   if (!value || value.textContent === text) return false;
   value.textContent = text;
   return true;
