@@ -1,25 +1,33 @@
 // The register-blocked attention kernel, written once against the vector vocabulary and
 // instantiated per backend in kernel_registry.cpp.
 //
-// Four query rows at a time, one per vector lane of the score vectors:
-//   1. scores of the block's rows against two keys at a time (eight accumulators), reduced to
-//      one vector per key: scores[j] = {q_r · k_j / √d for r in 0..3}, stored key-major;
+// Query rows are taken 64 at a time (a group) and, inside a group, 4 at a time (a block: one
+// row per lane of a score vector). For each tile of keys:
+//   1. the tile's keys are packed into panels of 8 keys, component-major ([c][8]), so that a
+//      block's scores against 8 keys are an outer product: per component, two key vectors
+//      times four broadcast query components into eight accumulators, with no horizontal sums.
+//      The block's query rows are packed the same way ([c][4]) and pre-divided by √d. A 4×4
+//      transpose then stores the scores key-major: scores[j] = {row 0..3 against key j};
 //   2. under the causal mask, keys after the block are never touched, and the few keys inside
 //      the block that a row may not see are set to -infinity;
 //   3. softmax with a running max and a running total per row (online softmax): when a tile
 //      of keys raises the max, the partial total and the partial output are rescaled by
 //      e^(old max - new max);
 //   4. the block's output rows accumulate probability × value rows, eight columns at a time.
-// With tile_keys = 0 the whole visible row is one tile and step 3 is a plain softmax. With a
-// tile size (FlashAttention's schedule), 64 query rows share each tile of keys and values while
-// it is in cache, and the scratch memory stays 128·d + 128 + 4·tile floats however long the
-// sequence is. The query rows are copied first, so `out` may alias `q`.
+// Both inner loops hold 8 accumulators and load 6 registers per 16 multiplies and adds, and
+// walk their operands by pointer increments, so the engine spends few instructions on
+// addresses (WebAssembly has no fused multiply-add; the loops are bound by issue width).
+//
+// With tile_keys = 0 the whole visible row is one tile, the keys are packed once for the whole
+// call, and step 3 is a plain softmax. With a tile size (FlashAttention's schedule) every group
+// packs each tile of keys once and all its blocks share it while it is in cache; the scratch
+// memory then stays about 2·64·d + 72·d floats however long the sequence is. The query rows are
+// packed first, so `out` may alias `q`.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 
 #include "attention/attention_input.h"
@@ -27,67 +35,88 @@
 
 namespace attn::detail {
 
-inline constexpr std::size_t block_rows = 4;
+inline constexpr std::size_t block_rows = 4;   // query rows per block: the lanes of a score vector
+inline constexpr std::size_t panel_keys = 8;   // keys per score panel: two vectors
+inline constexpr std::size_t group_rows = 64;  // query rows sharing each packed tile of keys
 
-// Tiled kernels walk the keys once per group of query rows rather than once per block of four:
-// each tile of keys and values is then read from cache by every block of the group. The group
-// holds its query rows, output rows and softmax state in scratch.
-inline std::size_t group_rows_for(std::size_t tile_keys) { return tile_keys ? 64 : block_rows; }
+inline std::size_t round_up(std::size_t n, std::size_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
 
 inline std::size_t blocked_scratch_floats(std::size_t token_count, std::size_t head_dim,
                                           std::size_t tile_keys) {
-  const std::size_t tile = tile_keys ? std::min(tile_keys, token_count) : token_count;
-  const std::size_t group = group_rows_for(tile_keys);
-  return 2 * group * head_dim + 2 * group + block_rows * tile;
+  const std::size_t tile = round_up(tile_keys ? std::min(tile_keys, token_count) : token_count,
+                                    panel_keys);
+  const std::size_t group = std::min(group_rows, round_up(token_count, block_rows));
+  // query panels + output rows, running max + total, key panels, key-major scores
+  return 2 * group * head_dim + 2 * group + tile * head_dim + tile * block_rows;
 }
 
 inline bool blocked_supports(std::size_t /*token_count*/, std::size_t head_dim) {
   return head_dim % 4 == 0;
 }
 
-// scores[0..3] and scores[4..7]: the four block rows against keys k0 and k1.
-template <class V>
-void score_two_keys(float* scores, const float* query_block, const float* k0, const float* k1,
-                    std::size_t head_dim, typename V::Reg inverse_divisor) {
-  using Reg = typename V::Reg;
-  Reg s00 = V::zero(), s01 = V::zero(), s10 = V::zero(), s11 = V::zero();
-  Reg s20 = V::zero(), s21 = V::zero(), s30 = V::zero(), s31 = V::zero();
-  const float* q0 = query_block;
-  const float* q1 = q0 + head_dim;
-  const float* q2 = q1 + head_dim;
-  const float* q3 = q2 + head_dim;
-  for (std::size_t c = 0; c < head_dim; c += 4) {
-    const Reg key0 = V::load(k0 + c), key1 = V::load(k1 + c);
-    Reg x = V::load(q0 + c);
-    s00 = V::mul_add(s00, x, key0);
-    s01 = V::mul_add(s01, x, key1);
-    x = V::load(q1 + c);
-    s10 = V::mul_add(s10, x, key0);
-    s11 = V::mul_add(s11, x, key1);
-    x = V::load(q2 + c);
-    s20 = V::mul_add(s20, x, key0);
-    s21 = V::mul_add(s21, x, key1);
-    x = V::load(q3 + c);
-    s30 = V::mul_add(s30, x, key0);
-    s31 = V::mul_add(s31, x, key1);
+// Keys [first, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
+// for the keys from `end` up to the next multiple of 8. `first` is a multiple of 8.
+inline void pack_key_panels(float* panels, const float* k, std::size_t first, std::size_t end,
+                            std::size_t head_dim) {
+  for (std::size_t j = first; j < round_up(end, panel_keys); ++j) {
+    float* lane = panels + (j / panel_keys) * panel_keys * head_dim + j % panel_keys;
+    const float* key = k + j * head_dim;
+    for (std::size_t c = 0; c < head_dim; ++c) lane[c * panel_keys] = j < end ? key[c] : 0.0f;
   }
-  V::store(scores, V::mul(V::reduce_add4(s00, s10, s20, s30), inverse_divisor));
-  V::store(scores + block_rows, V::mul(V::reduce_add4(s01, s11, s21, s31), inverse_divisor));
 }
 
-template <class V>
-void score_one_key(float* scores, const float* query_block, const float* k0,
-                   std::size_t head_dim, typename V::Reg inverse_divisor) {
-  using Reg = typename V::Reg;
-  Reg s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
-  for (std::size_t c = 0; c < head_dim; c += 4) {
-    const Reg key = V::load(k0 + c);
-    s0 = V::mul_add(s0, V::load(query_block + c), key);
-    s1 = V::mul_add(s1, V::load(query_block + head_dim + c), key);
-    s2 = V::mul_add(s2, V::load(query_block + 2 * head_dim + c), key);
-    s3 = V::mul_add(s3, V::load(query_block + 3 * head_dim + c), key);
+// Query rows [first, first + 4) of `q` as one panel ([c][4]) divided by √d; rows past the
+// last token are zeros (computed like the others, never written out).
+inline void pack_query_panel(float* panel, const float* q, std::size_t first,
+                             std::size_t token_count, std::size_t head_dim, float inverse_divisor) {
+  for (std::size_t r = 0; r < block_rows; ++r) {
+    const float* row = q + (first + r) * head_dim;
+    for (std::size_t c = 0; c < head_dim; ++c)
+      panel[c * block_rows + r] = first + r < token_count ? row[c] * inverse_divisor : 0.0f;
   }
-  V::store(scores, V::mul(V::reduce_add4(s0, s1, s2, s3), inverse_divisor));
+}
+
+// scores[j][0..3] = the block's four (pre-scaled) query rows against key j, for the key_count
+// keys of `key_panels`, rounded up to whole panels (padding keys score 0).
+template <class V>
+void score_panels(float* scores, const float* query_panel, const float* key_panels,
+                  std::size_t key_count, std::size_t head_dim) {
+  using Reg = typename V::Reg;
+  for (std::size_t j = 0; j < key_count; j += panel_keys) {
+    Reg lo0 = V::zero(), lo1 = V::zero(), lo2 = V::zero(), lo3 = V::zero();  // keys j..j+3
+    Reg hi0 = V::zero(), hi1 = V::zero(), hi2 = V::zero(), hi3 = V::zero();  // keys j+4..j+7
+    const float* key = key_panels + j * head_dim;  // panel j / 8 starts 8·d floats per panel in
+    const float* query = query_panel;
+    for (std::size_t c = 0; c < head_dim; ++c, key += panel_keys, query += block_rows) {
+      const Reg key_lo = V::load(key), key_hi = V::load(key + 4);
+      Reg x = V::splat(query[0]);
+      lo0 = V::mul_add(lo0, x, key_lo);
+      hi0 = V::mul_add(hi0, x, key_hi);
+      x = V::splat(query[1]);
+      lo1 = V::mul_add(lo1, x, key_lo);
+      hi1 = V::mul_add(hi1, x, key_hi);
+      x = V::splat(query[2]);
+      lo2 = V::mul_add(lo2, x, key_lo);
+      hi2 = V::mul_add(hi2, x, key_hi);
+      x = V::splat(query[3]);
+      lo3 = V::mul_add(lo3, x, key_lo);
+      hi3 = V::mul_add(hi3, x, key_hi);
+    }
+    // Row-major (one register per row) to key-major (one register per key).
+    V::transpose4(lo0, lo1, lo2, lo3);
+    V::transpose4(hi0, hi1, hi2, hi3);
+    float* out = scores + j * block_rows;
+    V::store(out, lo0);
+    V::store(out + 4, lo1);
+    V::store(out + 8, lo2);
+    V::store(out + 12, lo3);
+    V::store(out + 16, hi0);
+    V::store(out + 20, hi1);
+    V::store(out + 24, hi2);
+    V::store(out + 28, hi3);
+  }
 }
 
 // out_block[r][c..c+8) = out_block[r][c..c+8) · rescale[r] + Σ_j probs[j][r] · v_j[c..c+8)
@@ -104,9 +133,9 @@ void mix_eight_columns(float* out_block, const float* probs, const float* v_rows
   Reg a10 = V::mul(V::load(o1), V::splat(rescale[1])), a11 = V::mul(V::load(o1 + 4), V::splat(rescale[1]));
   Reg a20 = V::mul(V::load(o2), V::splat(rescale[2])), a21 = V::mul(V::load(o2 + 4), V::splat(rescale[2]));
   Reg a30 = V::mul(V::load(o3), V::splat(rescale[3])), a31 = V::mul(V::load(o3 + 4), V::splat(rescale[3]));
-  for (std::size_t j = 0; j < key_count; ++j) {
-    const float* value = v_rows + j * head_dim + c;
-    const float* p = probs + j * block_rows;
+  const float* value = v_rows + c;
+  const float* p = probs;
+  for (std::size_t j = 0; j < key_count; ++j, value += head_dim, p += block_rows) {
     const Reg v0 = V::load(value), v1 = V::load(value + 4);
     Reg w = V::splat(p[0]);
     a00 = V::mul_add(a00, w, v0);
@@ -136,32 +165,28 @@ void mix_four_columns(float* out_block, const float* probs, const float* v_rows,
   Reg acc[block_rows];
   for (std::size_t r = 0; r < block_rows; ++r)
     acc[r] = V::mul(V::load(out_block + r * head_dim + c), V::splat(rescale[r]));
-  for (std::size_t j = 0; j < key_count; ++j) {
-    const Reg value = V::load(v_rows + j * head_dim + c);
-    for (std::size_t r = 0; r < block_rows; ++r)
-      acc[r] = V::mul_add(acc[r], V::splat(probs[j * block_rows + r]), value);
+  const float* value = v_rows + c;
+  const float* p = probs;
+  for (std::size_t j = 0; j < key_count; ++j, value += head_dim, p += block_rows) {
+    const Reg v0 = V::load(value);
+    for (std::size_t r = 0; r < block_rows; ++r) acc[r] = V::mul_add(acc[r], V::splat(p[r]), v0);
   }
   for (std::size_t r = 0; r < block_rows; ++r) V::store(out_block + r * head_dim + c, acc[r]);
 }
 
-// One tile of keys [j0, j0 + n) for one block of four query rows: scores, the causal mask inside
-// the diagonal, the online softmax update of the block's running max and total, and the
-// rescaled accumulation of the block's output rows.
+// One tile of keys [j0, j0 + n) for one block of four query rows starting at i0: scores from
+// the packed panels, the causal mask inside the diagonal, the online softmax update of the
+// block's running max and total, and the rescaled accumulation of the block's output rows.
 template <class V>
 void attend_block_tile(float* out_block, float* running_max, float* running_total,
-                       float* probs, const float* query_block, const float* k, const float* v,
-                       std::size_t i0, std::size_t j0, std::size_t n, std::size_t d,
-                       MaskKind mask, typename V::Reg inverse_divisor) {
+                       float* probs, const float* query_panel, const float* key_panels,
+                       const float* v, std::size_t i0, std::size_t j0, std::size_t n,
+                       std::size_t d, MaskKind mask) {
   using Reg = typename V::Reg;
   constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
-  const float* keys = k + j0 * d;
 
   // 1. Scores of this tile, key-major.
-  std::size_t j = 0;
-  for (; j + 2 <= n; j += 2)
-    score_two_keys<V>(probs + j * block_rows, query_block, keys + j * d, keys + (j + 1) * d, d,
-                      inverse_divisor);
-  if (j < n) score_one_key<V>(probs + j * block_rows, query_block, keys + j * d, d, inverse_divisor);
+  score_panels<V>(probs, query_panel, key_panels, n, d);
 
   // 2. Inside the diagonal block, hide from row r the keys after i0 + r.
   const std::size_t first_hidden = std::max(j0, i0 + 1);
@@ -171,14 +196,15 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
       for (std::size_t r = 0; r < block_rows; ++r)
         if (key > i0 + r) probs[(key - j0) * block_rows + r] = minus_infinity;
 
-  // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max).
+  // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max) and
+  //    the tile's total.
   const Reg old_max = V::load(running_max);
   Reg tile_max = V::splat(minus_infinity);
-  for (j = 0; j < n; ++j) tile_max = V::max(tile_max, V::load(probs + j * block_rows));
+  for (std::size_t j = 0; j < n; ++j) tile_max = V::max(tile_max, V::load(probs + j * block_rows));
   const Reg new_max = V::max(old_max, tile_max);
   const Reg rescale = exp_nonpositive<V>(V::sub(old_max, new_max));
   V::store(running_max, new_max);
-  for (j = 0; j < n; ++j) {
+  for (std::size_t j = 0; j < n; ++j) {
     float* p = probs + j * block_rows;
     V::store(p, exp_nonpositive<V>(V::sub(V::load(p), new_max)));
   }
@@ -187,7 +213,7 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
       for (std::size_t r = 0; r < block_rows; ++r)
         if (key > i0 + r) probs[(key - j0) * block_rows + r] = 0.0f;
   Reg tile_total = V::zero();
-  for (j = 0; j < n; ++j) tile_total = V::add(tile_total, V::load(probs + j * block_rows));
+  for (std::size_t j = 0; j < n; ++j) tile_total = V::add(tile_total, V::load(probs + j * block_rows));
   V::store(running_total, V::mul_add(tile_total, V::load(running_total), rescale));
 
   // 4. The block's output rows: rescale, then add this tile's probability × value rows.
@@ -206,34 +232,43 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
                     std::size_t tile_keys) {
   using Reg = typename V::Reg;
   const std::size_t T = token_count, d = head_dim;
+  const bool causal = mask == MaskKind::causal;
   const std::size_t tile = tile_keys ? std::min(tile_keys, T) : T;
-  const std::size_t group = group_rows_for(tile_keys);
-  float* query_group = scratch;                    // [group][d] the group's query rows
-  float* out_group = query_group + group * d;      // [group][d] unnormalised output rows
+  const std::size_t group = std::min(group_rows, round_up(T, block_rows));
+  float* query_panels = scratch;                   // [group / 4][d][4] the group's query rows
+  float* out_group = query_panels + group * d;     // [group][d] unnormalised output rows
   float* running_max = out_group + group * d;      // [group] per row
   float* running_total = running_max + group;      // [group] per row
-  float* probs = running_total + group;            // [tile][4] scores, then probabilities
-  const Reg inverse_divisor = V::splat(1.0f / std::sqrt(static_cast<float>(d)));
+  float* key_panels = running_total + group;       // [tile / 8][d][8] the keys being visited
+  float* probs = key_panels + round_up(tile, panel_keys) * d;  // [tile][4] scores, probabilities
+  const float inverse_divisor = 1.0f / std::sqrt(static_cast<float>(d));
+  std::size_t keys_packed = 0;  // untiled: keys [0, keys_packed) are in key_panels for good
 
   for (std::size_t g0 = 0; g0 < T; g0 += group) {
-    // Rows past the end repeat the last row: computed, never written out.
-    for (std::size_t r = 0; r < group; ++r)
-      std::memcpy(query_group + r * d, q + std::min(g0 + r, T - 1) * d, d * sizeof(float));
+    const std::size_t group_end = std::min(T, g0 + group);
+    const std::size_t group_visible = causal ? group_end : T;
+    for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows)
+      pack_query_panel(query_panels + (i0 - g0) * d, q, i0, T, d, inverse_divisor);
     std::fill(out_group, out_group + group * d, 0.0f);
     std::fill(running_max, running_max + group, -std::numeric_limits<float>::infinity());
     std::fill(running_total, running_total + group, 0.0f);
-    const std::size_t group_end = std::min(T, g0 + group);
-    const std::size_t group_visible = mask == MaskKind::causal ? group_end : T;
 
     for (std::size_t j0 = 0; j0 < group_visible; j0 += tile) {
+      const std::size_t tile_end = std::min(group_visible, j0 + tile);
+      if (tile_keys) {
+        pack_key_panels(key_panels, k + j0 * d, 0, tile_end - j0, d);
+      } else if (keys_packed < tile_end) {  // j0 = 0: the panels accumulate across groups
+        pack_key_panels(key_panels, k, keys_packed, tile_end, d);
+        keys_packed = tile_end;
+      }
       for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows) {
         // Under the causal mask a block never sees past its own last row.
-        const std::size_t visible = mask == MaskKind::causal ? std::min(T, i0 + block_rows) : T;
+        const std::size_t visible = causal ? std::min(T, i0 + block_rows) : T;
         if (j0 >= visible) continue;
         const std::size_t b = i0 - g0;
         attend_block_tile<V>(out_group + b * d, running_max + b, running_total + b, probs,
-                             query_group + b * d, k, v, i0, j0, std::min(tile, visible - j0), d,
-                             mask, inverse_divisor);
+                             query_panels + b * d, key_panels, v, i0, j0,
+                             std::min(tile_end, visible) - j0, d, mask);
       }
     }
 

@@ -213,9 +213,11 @@ TEST_CASE("kernels: agree with float64 and the trace over sizes around the vecto
   }
 }
 
-TEST_CASE("kernels: sequences around the 4-row block and the 64-key tile", "[kernels]") {
-  // T at, below and above multiples of the block (4) and of the tile (64), past the trace's
-  // 64-token limit: kernels have no such limit. head_dim 64 and 128 as in real models, and
+TEST_CASE("kernels: sequences around the 4-row block, the 64-row group and the 64-key tile",
+          "[kernels]") {
+  // T at, below and above multiples of the block (4), the query group and the key tile (64),
+  // past the trace's 64-token limit: kernels have no such limit. (Sizes around the 8-key
+  // panel are in the test above.) head_dim 64 and 128 as in real models, and
   // 12 (an odd multiple of 4: the 4-column tail of the output).
   std::uint32_t seed = 5000;
   for (const attn::KernelInfo& kernel : attn::kernel_registry())

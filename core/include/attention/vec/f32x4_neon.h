@@ -24,12 +24,13 @@ struct NeonF32x4 {
     const float32x2_t pairs = vadd_f32(vget_low_f32(a), vget_high_f32(a));  // 0+2, 1+3
     return vget_lane_f32(vpadd_f32(pairs, pairs), 0);
   }
-  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
-    const float32x2_t a_pairs = vadd_f32(vget_low_f32(a), vget_high_f32(a));  // a0+a2 a1+a3
-    const float32x2_t b_pairs = vadd_f32(vget_low_f32(b), vget_high_f32(b));
-    const float32x2_t c_pairs = vadd_f32(vget_low_f32(c), vget_high_f32(c));
-    const float32x2_t d_pairs = vadd_f32(vget_low_f32(d), vget_high_f32(d));
-    return vcombine_f32(vpadd_f32(a_pairs, b_pairs), vpadd_f32(c_pairs, d_pairs));
+  static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) {
+    const Reg ab_low = vzip1q_f32(a, b), ab_high = vzip2q_f32(a, b);  // a0 b0 a1 b1, a2 b2 a3 b3
+    const Reg cd_low = vzip1q_f32(c, d), cd_high = vzip2q_f32(c, d);
+    a = vcombine_f32(vget_low_f32(ab_low), vget_low_f32(cd_low));      // a0 b0 c0 d0
+    b = vcombine_f32(vget_high_f32(ab_low), vget_high_f32(cd_low));
+    c = vcombine_f32(vget_low_f32(ab_high), vget_low_f32(cd_high));
+    d = vcombine_f32(vget_high_f32(ab_high), vget_high_f32(cd_high));
   }
   static Reg round_nearest(Reg a) { return vrndnq_f32(a); }
   static Reg pow2_integral(Reg n) {

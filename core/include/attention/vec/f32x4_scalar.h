@@ -39,9 +39,12 @@ struct ScalarF32x4 {
   // acc + a * b, rounded twice like the SIMD backends (wasm has no fused multiply-add).
   static Reg mul_add(Reg acc, Reg a, Reg b) { return add(acc, mul(a, b)); }
   static float reduce_add(Reg a) { return (a.lane[0] + a.lane[2]) + (a.lane[1] + a.lane[3]); }
-  // {Σa, Σb, Σc, Σd}: four horizontal sums at once, each in reduce_add's order.
-  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
-    return Reg{{reduce_add(a), reduce_add(b), reduce_add(c), reduce_add(d)}};
+  // Rows a, b, c, d of a 4×4 matrix become its columns: a = {a0, b0, c0, d0}, and so on.
+  static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) {
+    const Reg rows[4] = {a, b, c, d};
+    Reg* columns[4] = {&a, &b, &c, &d};
+    for (std::size_t col = 0; col < 4; ++col)
+      for (std::size_t row = 0; row < 4; ++row) columns[col]->lane[row] = rows[row].lane[col];
   }
   // Round to the nearest integer, ties to even (as the SIMD backends do).
   static Reg round_nearest(Reg a) {

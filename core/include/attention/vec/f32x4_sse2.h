@@ -26,12 +26,7 @@ struct Sse2F32x4 {
     const Reg odd = _mm_shuffle_ps(pairs, pairs, 1); // 1+3 in lane 0
     return _mm_cvtss_f32(_mm_add_ss(pairs, odd));
   }
-  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
-    // Lanes 0+2 and 1+3 of each register first, as reduce_add does, then the two halves.
-    const Reg ab = _mm_add_ps(_mm_unpacklo_ps(a, b), _mm_unpackhi_ps(a, b));  // a0+a2 b0+b2 a1+a3 b1+b3
-    const Reg cd = _mm_add_ps(_mm_unpacklo_ps(c, d), _mm_unpackhi_ps(c, d));  // c0+c2 d0+d2 c1+c3 d1+d3
-    return _mm_add_ps(_mm_movelh_ps(ab, cd), _mm_movehl_ps(cd, ab));
-  }
+  static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
   // cvtps2dq rounds to nearest even under the default MXCSR rounding mode.
   static Reg round_nearest(Reg a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
   static Reg pow2_integral(Reg n) {

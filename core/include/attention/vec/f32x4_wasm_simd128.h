@@ -25,12 +25,15 @@ struct WasmSimd128F32x4 {
     return (wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 2)) +
            (wasm_f32x4_extract_lane(a, 1) + wasm_f32x4_extract_lane(a, 3));
   }
-  static Reg reduce_add4(Reg a, Reg b, Reg c, Reg d) {
-    // Lanes 0+2 and 1+3 of each register first, as reduce_add does, then the two halves.
-    const Reg ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
-    const Reg cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
-    // ab = a0+a2 b0+b2 a1+a3 b1+b3
-    return wasm_f32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+  static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) {
+    const Reg ab_low = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5);   // a0 b0 a1 b1
+    const Reg ab_high = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);  // a2 b2 a3 b3
+    const Reg cd_low = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5);
+    const Reg cd_high = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+    a = wasm_i32x4_shuffle(ab_low, cd_low, 0, 1, 4, 5);        // a0 b0 c0 d0
+    b = wasm_i32x4_shuffle(ab_low, cd_low, 2, 3, 6, 7);
+    c = wasm_i32x4_shuffle(ab_high, cd_high, 0, 1, 4, 5);
+    d = wasm_i32x4_shuffle(ab_high, cd_high, 2, 3, 6, 7);
   }
   static Reg round_nearest(Reg a) { return wasm_f32x4_nearest(a); }
   static Reg pow2_integral(Reg n) {
