@@ -1,5 +1,5 @@
 // Our kernels as a page reaches them: through attention.attend() of the object that
-// createAttention() resolves to, one contender per registered kernel, plus the default kernel of
+// createAttention() resolves to (with an `out` array kept per shape), one contender per registered kernel, plus the default kernel of
 // the scalar build (the core compiled without SIMD).
 
 export const OURS_SCALAR_BUILD_ID = 'ours-scalar-build';
@@ -15,7 +15,8 @@ function attendContender(attention, { id, label, kernel, facts, supports }) {
     supports,
     heapBytes: () => attention.heapBytes?.(),
     async prepare({ t, d, mask }) {
-      const request = { t, d, mask };
+      // One output array per shape, as a page calling attend() in a loop would keep.
+      const request = { t, d, mask, out: new Float32Array(t * d) };
       if (kernel) request.kernel = kernel;
       return {
         call: (q, k, v) => attention.attend({ q, k, v, ...request }),

@@ -76,16 +76,18 @@ const masks = ['causal', 'none'];  // indices the bindings take
 // out. The heap workspace is reused from call to call, so repeated calls do not grow it.
 function attendOnCore(core, kernelList, input) {
   if (input === null || typeof input !== 'object') {
-    throw new Error(`attend: expects an object { q, k, v, t, d, mask, kernel }, got ${describe(input)}`);
+    throw new Error(`attend: expects an object { q, k, v, t, d, mask, kernel, out }, got ${describe(input)}`);
   }
-  const { q, k, v, t, d, mask = 'causal', kernel } = input;
+  const { q, k, v, t, d, mask = 'causal', kernel, out } = input;
   for (const [name, value] of [['t', t], ['d', d]]) {
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`${name}: must be a positive integer, got ${describe(value)}`);
     }
     if (value > 0x7fffffff) throw new Error(`${name}: is ${value}, beyond any supported size`);
   }
-  for (const [name, array] of [['q', q], ['k', k], ['v', v]]) {
+  const arrays = [['q', q], ['k', k], ['v', v]];
+  if (out !== undefined && out !== null) arrays.push(['out', out]);
+  for (const [name, array] of arrays) {
     if (!(array instanceof Float32Array)) {
       throw new Error(`${name}: must be a Float32Array of length t·d, got ${describe(array)}`);
     }
@@ -113,7 +115,12 @@ function attendOnCore(core, kernelList, input) {
   heap.set(v, base + 2 * n);
   const error = core.attendRun(t, d, maskIndex, kernelIndex);
   if (error) throw new Error(error);
-  return heap.slice(base, base + n);  // the output is written over q
+  // The output is written over q. Into the caller's array when given: no allocation per call.
+  if (out !== undefined && out !== null) {
+    out.set(heap.subarray(base, base + n));
+    return out;
+  }
+  return heap.slice(base, base + n);
 }
 
 /**
@@ -170,8 +177,9 @@ function apiFor(core) {
     },
     /**
      * softmax(mask(q kᵀ / √d)) v on row-major Float32Arrays of length t·d, by the fastest kernel
-     * for the shape or the one named. Returns a new Float32Array; throws an Error naming the
-     * argument at fault.
+     * for the shape or the one named. Returns a new Float32Array, or fills and returns `out` (a
+     * Float32Array of length t·d, which may be q, k or v) when given; throws an Error naming the
+     * argument at fault, before writing anything.
      */
     attend(input) {
       return attendOnCore(core, kernelList, input);

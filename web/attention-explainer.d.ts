@@ -104,6 +104,8 @@ export interface AttendInput {
   mask?: MaskKind;
   /** A kernel name from kernels(); the fastest for the shape when left out. */
   kernel?: string | null;
+  /** Where to write the output (length t·d; may be q, k or v): no new array per call. */
+  out?: Float32Array | null;
 }
 
 export interface AttentionApi {
@@ -119,7 +121,7 @@ export interface AttentionApi {
   kernels(): KernelInfo[];
   /** The kernel attend() uses for a shape when none is named. */
   defaultKernel(t: number, d: number): string;
-  /** The output rows only (t·d floats), by the fastest kernel or the one named. */
+  /** The output rows only (t·d floats), by the fastest kernel or the one named; `out` when given. */
   attend(input: AttendInput): Float32Array;
   /** The size of the module's WebAssembly memory, in bytes. */
   heapBytes(): number;

@@ -78,6 +78,45 @@ describe('attend() as a caller meets it', () => {
     assert.deepEqual([input.q, input.k, input.v], copies);
   });
 
+  it('writes into out when given, and refuses an out of the wrong type or length', () => {
+    const input = inputs(33, 16, 21);
+    const expected = attendF64(input.q, input.k, input.v, 33, 16, 'causal');
+    const out = new Float32Array(33 * 16).fill(Number.NaN);
+    assert.equal(attention.attend({ ...input, out }), out);
+    assertClose(out, expected, 'into out');
+    // out may be one of the inputs: they are copied into the module before it is written.
+    const q = input.q.slice();
+    assert.equal(attention.attend({ ...input, q, out: q }), q);
+    assertClose(q, expected, 'into q');
+    const untouched = new Float32Array(33 * 16 - 1);
+    assert.throws(() => attention.attend({ ...input, out: untouched }), /^Error: out: has length 527; expected t·d = 33 × 16 = 528/);
+    assert.throws(() => attention.attend({ ...input, out: new Float64Array(528) }), /^Error: out: must be a Float32Array/);
+    const kept = new Float32Array(528).fill(7);
+    const bad = { ...input, v: input.v.slice(), out: kept };
+    bad.v[527] = Number.NaN;
+    assert.throws(() => attention.attend(bad), /^Error: v\[32\]\[15\]: must be a finite number/);
+    assert.ok(kept.every((x) => x === 7), 'a refused call writes nothing into out');
+  });
+
+  it('checks every value up to the last one, and the 1e15 bound exactly', () => {
+    // 300 × 8 = 2400 values per matrix: past the core's 1024-value check chunks.
+    const input = inputs(300, 8, 4);
+    for (const [name, index, value, pattern] of [
+      ['q', 2399, Number.NaN, /^Error: q\[299\]\[7\]: must be a finite number/],
+      ['k', 1024, -Infinity, /^Error: k\[128\]\[0\]: must be a finite number/],
+      ['v', 1023, 1.0000001e15, /^Error: v\[127\]\[7\]: is outside the allowed range/],
+    ]) {
+      const array = input[name].slice();
+      array[index] = value;
+      assert.throws(() => attention.attend({ ...input, [name]: array }), pattern, `${name}[${index}] = ${value}`);
+    }
+    // 1e15 itself is allowed (as a float it is 999999986991104, the float just below 1e15).
+    const atLimit = inputs(2, 4, 9);
+    atLimit.v[3] = 1e15;
+    atLimit.v[4] = -1e15;
+    assertClose(attention.attend(atLimit), attendF64(atLimit.q, atLimit.k, atLimit.v, 2, 4, 'causal'), 'at 1e15');
+  });
+
   it('does not grow the heap over repeated calls of one shape', () => {
     const input = inputs(512, 64, 3);
     attention.attend(input);

@@ -36,8 +36,13 @@ struct WasmSimd128F32x4 {
     d = wasm_i32x4_shuffle(ab_high, cd_high, 2, 3, 6, 7);
   }
   static Reg round_nearest(Reg a) { return wasm_f32x4_nearest(a); }
+  // Adding 1.5·2²³ puts the integer n in the low mantissa bits (exact for |n| < 2²²); removing
+  // that constant's bits and adding the exponent bias gives n + 127. Three instructions, where
+  // i32x4.trunc_sat_f32x4 alone takes five on x64 (it handles NaN and overflow, which n never is).
   static Reg pow2_integral(Reg n) {
-    const v128_t biased = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127));
+    constexpr float magic = 12582912.0f;  // 1.5 · 2^23, bits 0x4B400000
+    const v128_t shifted = wasm_f32x4_add(n, wasm_f32x4_splat(magic));
+    const v128_t biased = wasm_i32x4_add(shifted, wasm_i32x4_splat(127 - 0x4B400000));
     return wasm_i32x4_shl(biased, 23);
   }
 };
