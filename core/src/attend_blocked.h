@@ -78,44 +78,46 @@ inline void pack_query_panel(float* panel, const float* q, std::size_t first,
   }
 }
 
+// A 4×8 block of accumulators in registers: four rows, each as two vectors of four columns.
+template <class V>
+struct RegisterBlock {
+  typename V::Reg low[block_rows];   // columns 0..3
+  typename V::Reg high[block_rows];  // columns 4..7
+};
+
+// block[r] += column[r] · (low, high) for the four rows: one rank-1 update of the block, the
+// step both inner loops are made of (8 multiplies and 8 adds per 2 loads and 4 broadcasts).
+template <class V>
+inline void add_outer_product(RegisterBlock<V>& block, const float* column,
+                              typename V::Reg low, typename V::Reg high) {
+  for (std::size_t r = 0; r < block_rows; ++r) {
+    const typename V::Reg x = V::splat(column[r]);
+    block.low[r] = V::mul_add(block.low[r], x, low);
+    block.high[r] = V::mul_add(block.high[r], x, high);
+  }
+}
+
 // scores[j][0..3] = the block's four (pre-scaled) query rows against key j, for the key_count
 // keys of `key_panels`, rounded up to whole panels (padding keys score 0).
 template <class V>
 void score_panels(float* scores, const float* query_panel, const float* key_panels,
                   std::size_t key_count, std::size_t head_dim) {
-  using Reg = typename V::Reg;
   for (std::size_t j = 0; j < key_count; j += panel_keys) {
-    Reg lo0 = V::zero(), lo1 = V::zero(), lo2 = V::zero(), lo3 = V::zero();  // keys j..j+3
-    Reg hi0 = V::zero(), hi1 = V::zero(), hi2 = V::zero(), hi3 = V::zero();  // keys j+4..j+7
-    const float* key = key_panels + j * head_dim;  // panel j / 8 starts 8·d floats per panel in
+    // Row r, key j + l: low[r] lane l for l < 4, high[r] lane l - 4 above.
+    RegisterBlock<V> block;
+    for (std::size_t r = 0; r < block_rows; ++r) block.low[r] = block.high[r] = V::zero();
+    const float* key = key_panels + j * head_dim;  // panel j / 8 starts at (j / 8) · 8 · d
     const float* query = query_panel;
-    for (std::size_t c = 0; c < head_dim; ++c, key += panel_keys, query += block_rows) {
-      const Reg key_lo = V::load(key), key_hi = V::load(key + 4);
-      Reg x = V::splat(query[0]);
-      lo0 = V::mul_add(lo0, x, key_lo);
-      hi0 = V::mul_add(hi0, x, key_hi);
-      x = V::splat(query[1]);
-      lo1 = V::mul_add(lo1, x, key_lo);
-      hi1 = V::mul_add(hi1, x, key_hi);
-      x = V::splat(query[2]);
-      lo2 = V::mul_add(lo2, x, key_lo);
-      hi2 = V::mul_add(hi2, x, key_hi);
-      x = V::splat(query[3]);
-      lo3 = V::mul_add(lo3, x, key_lo);
-      hi3 = V::mul_add(hi3, x, key_hi);
-    }
+    for (std::size_t c = 0; c < head_dim; ++c, key += panel_keys, query += block_rows)
+      add_outer_product<V>(block, query, V::load(key), V::load(key + 4));
     // Row-major (one register per row) to key-major (one register per key).
-    V::transpose4(lo0, lo1, lo2, lo3);
-    V::transpose4(hi0, hi1, hi2, hi3);
+    V::transpose4(block.low[0], block.low[1], block.low[2], block.low[3]);
+    V::transpose4(block.high[0], block.high[1], block.high[2], block.high[3]);
     float* out = scores + j * block_rows;
-    V::store(out, lo0);
-    V::store(out + 4, lo1);
-    V::store(out + 8, lo2);
-    V::store(out + 12, lo3);
-    V::store(out + 16, hi0);
-    V::store(out + 20, hi1);
-    V::store(out + 24, hi2);
-    V::store(out + 28, hi3);
+    for (std::size_t l = 0; l < 4; ++l) {
+      V::store(out + l * block_rows, block.low[l]);
+      V::store(out + (4 + l) * block_rows, block.high[l]);
+    }
   }
 }
 
@@ -124,36 +126,21 @@ template <class V>
 void mix_eight_columns(float* out_block, const float* probs, const float* v_rows,
                        std::size_t key_count, std::size_t head_dim, std::size_t c,
                        const float* rescale) {
-  using Reg = typename V::Reg;
-  float* o0 = out_block + c;
-  float* o1 = o0 + head_dim;
-  float* o2 = o1 + head_dim;
-  float* o3 = o2 + head_dim;
-  Reg a00 = V::mul(V::load(o0), V::splat(rescale[0])), a01 = V::mul(V::load(o0 + 4), V::splat(rescale[0]));
-  Reg a10 = V::mul(V::load(o1), V::splat(rescale[1])), a11 = V::mul(V::load(o1 + 4), V::splat(rescale[1]));
-  Reg a20 = V::mul(V::load(o2), V::splat(rescale[2])), a21 = V::mul(V::load(o2 + 4), V::splat(rescale[2]));
-  Reg a30 = V::mul(V::load(o3), V::splat(rescale[3])), a31 = V::mul(V::load(o3 + 4), V::splat(rescale[3]));
+  RegisterBlock<V> block;
+  for (std::size_t r = 0; r < block_rows; ++r) {
+    const float* row = out_block + r * head_dim + c;
+    block.low[r] = V::mul(V::load(row), V::splat(rescale[r]));
+    block.high[r] = V::mul(V::load(row + 4), V::splat(rescale[r]));
+  }
   const float* value = v_rows + c;
   const float* p = probs;
-  for (std::size_t j = 0; j < key_count; ++j, value += head_dim, p += block_rows) {
-    const Reg v0 = V::load(value), v1 = V::load(value + 4);
-    Reg w = V::splat(p[0]);
-    a00 = V::mul_add(a00, w, v0);
-    a01 = V::mul_add(a01, w, v1);
-    w = V::splat(p[1]);
-    a10 = V::mul_add(a10, w, v0);
-    a11 = V::mul_add(a11, w, v1);
-    w = V::splat(p[2]);
-    a20 = V::mul_add(a20, w, v0);
-    a21 = V::mul_add(a21, w, v1);
-    w = V::splat(p[3]);
-    a30 = V::mul_add(a30, w, v0);
-    a31 = V::mul_add(a31, w, v1);
+  for (std::size_t j = 0; j < key_count; ++j, value += head_dim, p += block_rows)
+    add_outer_product<V>(block, p, V::load(value), V::load(value + 4));
+  for (std::size_t r = 0; r < block_rows; ++r) {
+    float* row = out_block + r * head_dim + c;
+    V::store(row, block.low[r]);
+    V::store(row + 4, block.high[r]);
   }
-  V::store(o0, a00); V::store(o0 + 4, a01);
-  V::store(o1, a10); V::store(o1 + 4, a11);
-  V::store(o2, a20); V::store(o2 + 4, a21);
-  V::store(o3, a30); V::store(o3 + 4, a31);
 }
 
 // The same for the last four columns when head_dim is an odd multiple of four.
