@@ -154,6 +154,13 @@ function shiftNote(trace, row) {
 // ---------------------------------------------------------------------------------------------
 // The example's prose and steps 1 to 5.
 
+// What the worked dot products of step 1 are, in the order renderScores shows them.
+function dotProductsIntro(tokenCount) {
+  if (tokenCount === 1) return 'is the one dot product of the last row, with its own key';
+  if (tokenCount === 2) return 'are both dot products of the last row, first with its own key, then with the other token\u2019s';
+  return `are all ${tokenCount} dot products of the last row, first with its own key, then with the keys of the tokens before it, nearest first`;
+}
+
 function renderProse(doc, trace) {
   const last = trace.token_count - 1;
   fillText(doc, 'two-sentence', trace.tokens.join(' '));
@@ -161,6 +168,7 @@ function renderProse(doc, trace) {
   fillText(doc, 'first-token', trace.tokens[0]);
   fillText(doc, 'second-token', trace.tokens[1] ?? trace.tokens[0]);
   fillText(doc, 'last-token', trace.tokens[last]);
+  fillText(doc, 'dot-products-intro', dotProductsIntro(trace.token_count));
   showVariant(doc, 'mask', trace.mask);
   showVariant(doc, 'scale', trace.scale);
 }

@@ -129,6 +129,9 @@ describe('tokens and head_dim', { timeout: TEST_TIMEOUT }, () => {
     const add = page.getByRole('button', { name: /^Add a token/ });
     for (let n = 2; n < 16; n += 1) await add.click();
     assert.equal(await add.isDisabled(), true, 'no seventeenth token');
+    // Step 1 works out every dot product of the last row and says how many there are.
+    assert.equal(await page.locator('.dot-product').count(), 16);
+    assert.match(await page.locator('[data-fill="dot-products-intro"]').textContent(), /^are all 16 dot products of the last row, .* nearest first$/);
     const shown = await readExample(page);
     assert.equal(shown.tokens.length, 16);
     assert.deepEqual(shown.tokens.slice(0, 4), ['the', 'cat', 'sat', 'on']);
@@ -168,6 +171,8 @@ describe('tokens and head_dim', { timeout: TEST_TIMEOUT }, () => {
     const shown = await readExample(page);
     assert.equal(shown.tokens.length, 1);
     assert.equal(await page.locator('.remove-token').first().isDisabled(), true, 'the last token stays');
+    assert.equal(await page.locator('.dot-product').count(), 1);
+    assert.equal(await page.locator('[data-fill="dot-products-intro"]').textContent(), 'is the one dot product of the last row, with its own key');
     await assertWalkthroughMatches(page, { ...shown, mask: 'causal', scale: 'sqrt_d' });
     assert.deepEqual((await readTable(page, 'weights')).rows[0].cells.map((c) => c.text), ['1.0000', '1.0000']);
   });

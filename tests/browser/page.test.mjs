@@ -192,6 +192,7 @@ describe('the walkthrough under a strict Content-Security-Policy', { timeout: TE
     })));
     const last = two.tokens.length - 1;
     assert.deepEqual(workings.map((w) => [w.query, w.key]), [['cat', 'cat'], ['cat', 'the']]);
+    assert.match(await page.locator('[data-fill="dot-products-intro"]').textContent(), /^are both dot products of the last row, first with its own key, then with the other token/);
     for (const working of workings) {
       const j = two.tokens.indexOf(working.key);
       const expectedFactors = two.products[last][j].map((_, c) =>
