@@ -206,10 +206,16 @@ export class AttentionElementBase extends ElementBase {
     }
   }
 
+  // Leaving a cell writes its value the way the tables write numbers; leaving a refused cell
+  // puts the good value back, and the message says so rather than describing the typing.
   #onCellChange(event) {
     const cell = this.#cellOf(event);
     const trace = this.shownModel?.trace;
-    if (!cell || !trace || cell.input.getAttribute('aria-invalid') === 'true') return;
+    if (!cell || !trace) return;
     cell.input.value = formatEditable(trace[cell.matrix][cell.row][cell.col]);
+    if (cell.input.getAttribute('aria-invalid') !== 'true') return;
+    cell.input.removeAttribute('aria-invalid');
+    const refusal = this.#editMessage.textContent.replace(/; the tables keep the last good value\.$/u, '');
+    this.showEditMessage(`${refusal}; the cell is back to ${cell.input.value}.`);
   }
 }

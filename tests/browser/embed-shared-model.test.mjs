@@ -155,6 +155,18 @@ describe('one model across an article, and two explainers beside it', { timeout:
     assert.match(await page.evaluate(() => document.getElementById('piece-q').shadowRoot.querySelector('.edit-message').textContent),
       /outside the allowed range/);
     assert.deepEqual(await snapshot(['piece-scores', 'piece-out']), before);
+    // Leaving the refused cell puts its good value back and says so.
+    await input1.press('Tab');
+    const left = await page.evaluate(() => {
+      const root = document.getElementById('piece-q').shadowRoot;
+      const cell = root.querySelector('input[data-row="0"][data-col="0"]');
+      return { value: cell.value, invalid: cell.getAttribute('aria-invalid'), message: root.querySelector('.edit-message').textContent };
+    });
+    assert.equal(left.invalid, null);
+    assert.equal(Number(left.value.replace('\u2212', '-')), Number(input.q[0][0].toPrecision(6)));
+    assert.match(left.message, /^q0 of \u201cthe\u201d: .*outside the allowed range.*; the cell is back to /);
+    assert.ok(left.message.endsWith(`back to ${left.value}.`), left.message);
+    assert.deepEqual(await snapshot(['piece-scores', 'piece-out']), before);
     await input1.fill(String(input.q[0][0]));
     await input1.press('Tab');
   });
