@@ -4,20 +4,7 @@
 #include "attend_f32x4.h"
 #include "attention/kernels.h"
 #include "attention/vec/f32x4_scalar.h"
-
-#if !defined(ATTN_NO_SIMD) && defined(__wasm_simd128__)
-#include "attention/vec/f32x4_wasm_simd128.h"
-#define ATTN_SIMD_BACKEND vec::WasmSimd128F32x4
-#define ATTN_SIMD_NAME(kernel) "attend__wasmsimd_" kernel
-#elif !defined(ATTN_NO_SIMD) && defined(__SSE2__)
-#include "attention/vec/f32x4_sse2.h"
-#define ATTN_SIMD_BACKEND vec::Sse2F32x4
-#define ATTN_SIMD_NAME(kernel) "attend__sse2_" kernel
-#elif !defined(ATTN_NO_SIMD) && defined(__ARM_NEON)
-#include "attention/vec/f32x4_neon.h"
-#define ATTN_SIMD_BACKEND vec::NeonF32x4
-#define ATTN_SIMD_NAME(kernel) "attend__neon_" kernel
-#endif
+#include "simd_backend.h"
 
 namespace attn {
 
