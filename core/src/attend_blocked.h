@@ -57,13 +57,30 @@ inline bool blocked_supports(std::size_t /*token_count*/, std::size_t head_dim) 
 }
 
 // Keys [first, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
-// for the keys from `end` up to the next multiple of 8. `first` is a multiple of 8.
-inline void pack_key_panels(float* panels, const float* k, std::size_t first, std::size_t end,
-                            std::size_t head_dim) {
-  for (std::size_t j = first; j < round_up(end, panel_keys); ++j) {
-    float* lane = panels + (j / panel_keys) * panel_keys * head_dim + j % panel_keys;
-    const float* key = k + j * head_dim;
-    for (std::size_t c = 0; c < head_dim; ++c) lane[c * panel_keys] = j < end ? key[c] : 0.0f;
+// for the keys from `end` up to the next multiple of 8. `first` is a multiple of 8. Four keys
+// at a time: a 4×4 transpose turns four components of four key rows into four panel rows.
+template <class V>
+void pack_key_panels(float* panels, const float* k, std::size_t first, std::size_t end,
+                     std::size_t head_dim) {
+  using Reg = typename V::Reg;
+  for (std::size_t j = first; j < round_up(end, panel_keys); j += 4) {
+    float* lanes = panels + (j / panel_keys) * panel_keys * head_dim + j % panel_keys;
+    if (j + 4 <= end) {
+      const float* key = k + j * head_dim;
+      for (std::size_t c = 0; c < head_dim; c += 4) {
+        Reg a = V::load(key + c), b = V::load(key + head_dim + c);
+        Reg x = V::load(key + 2 * head_dim + c), y = V::load(key + 3 * head_dim + c);
+        V::transpose4(a, b, x, y);
+        V::store(lanes + c * panel_keys, a);
+        V::store(lanes + (c + 1) * panel_keys, b);
+        V::store(lanes + (c + 2) * panel_keys, x);
+        V::store(lanes + (c + 3) * panel_keys, y);
+      }
+    } else {  // the last few keys, and the zero padding
+      for (std::size_t l = 0; l < 4; ++l)
+        for (std::size_t c = 0; c < head_dim; ++c)
+          lanes[c * panel_keys + l] = j + l < end ? k[(j + l) * head_dim + c] : 0.0f;
+    }
   }
 }
 
@@ -243,9 +260,9 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
     for (std::size_t j0 = 0; j0 < group_visible; j0 += tile) {
       const std::size_t tile_end = std::min(group_visible, j0 + tile);
       if (tile_keys) {
-        pack_key_panels(key_panels, k + j0 * d, 0, tile_end - j0, d);
+        pack_key_panels<V>(key_panels, k + j0 * d, 0, tile_end - j0, d);
       } else if (keys_packed < tile_end) {  // j0 = 0: the panels accumulate across groups
-        pack_key_panels(key_panels, k, keys_packed, tile_end, d);
+        pack_key_panels<V>(key_panels, k, keys_packed, tile_end, d);
         keys_packed = tile_end;
       }
       for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows) {
