@@ -53,6 +53,27 @@ describe('package.json of the web package', () => {
     assert.equal(main.types, './attention-explainer.d.ts');
     assert.equal(main.default, './attention-explainer.js');
     for (const file of [main.types, main.default, pkg.types]) assert.ok(existsSync(join(siteDir, file)), file);
+    const sequel = pkg.exports['./sequel-elements'];
+    assert.deepEqual(Object.keys(sequel), ['types', 'default']);
+    for (const file of Object.values(sequel)) assert.ok(existsSync(join(siteDir, file)), file);
+  });
+});
+
+describe('attention-sequel-elements.d.ts', () => {
+  it('maps every sequel element and declares every export of the module', async () => {
+    const sequelDeclarations = await read(siteDir, 'attention-sequel-elements.d.ts');
+    const module = await import(pathToFileURL(join(siteDir, 'attention-sequel-elements.js')).href);
+    const { SEQUEL_ELEMENTS } = await import(pathToFileURL(join(siteDir, 'sequel-elements.js')).href);
+    const tagMap = /interface HTMLElementTagNameMap \{([\s\S]*?)\}/.exec(sequelDeclarations)?.[1] ?? '';
+    for (const [name, cls] of Object.entries(SEQUEL_ELEMENTS)) {
+      assert.match(tagMap, new RegExp(`'${name}': ${cls.name};`), name);
+      assert.match(sequelDeclarations, new RegExp(`export interface ${cls.name} extends SequelElement`), cls.name);
+    }
+    for (const name of Object.keys(module)) {
+      assert.match(sequelDeclarations, new RegExp(`export (declare const|function|\\{) ?${name}\\b|export \\{ ${name} \\}`), `export ${name}`);
+    }
+    assert.match(sequelDeclarations, /readonly result: SequelResult \| null;/);
+    assert.match(sequelDeclarations, /readonly problem: string \| null;/);
   });
 });
 

@@ -1,0 +1,52 @@
+// Type declarations for attention-sequel-elements.js (import "attention-by-hand/sequel-elements").
+// Hand-written next to the module; tests/web/web-package.test.mjs checks them against it.
+//
+// The sequel's elements keep their whole state in their attributes (a reader's change in the
+// controls sets the attribute), so they have no property per attribute: read and write the
+// attributes, listed with examples on the site's authors page.
+
+export { createAttention } from './attention-explainer.js';
+
+/** The core's answer a sequel element draws: the JSON of the matching AttentionApi request. */
+export type SequelResult = Record<string, unknown>;
+
+/** detail of the bubbling, composed `attention-change` event a sequel element fires after every computation. */
+export interface SequelChangeDetail {
+  result: SequelResult | null;
+  /** Why nothing is shown, naming the attribute at fault; null when the result is shown. */
+  problem: string | null;
+}
+
+/** What every sequel element shares. */
+export interface SequelElement extends HTMLElement {
+  /** The answer shown (null before the first computation, or while a problem is shown). */
+  readonly result: SequelResult | null;
+  /** The problem shown instead of the tables, or null. */
+  readonly problem: string | null;
+}
+
+/** <attention-variant>: one layer (MHA, GQA, MQA or MLA) on the toy's tokens. */
+export interface AttentionVariantElement extends SequelElement {}
+/** <attention-flash-tiles>: FlashAttention's tiles with their running max, sum and rescale. */
+export interface AttentionFlashTilesElement extends SequelElement {}
+/** <attention-quantised-cache>: the KV cache rotated and rounded to a few bits, and its errors. */
+export interface AttentionQuantisedCacheElement extends SequelElement {}
+/** <attention-kv-bill>: the KV-cache bill of a model shape next to the toy's. */
+export interface AttentionKvBillElement extends SequelElement {}
+
+export declare const AttentionVariantElement: { new (): AttentionVariantElement; readonly observedAttributes: string[] };
+export declare const AttentionFlashTilesElement: { new (): AttentionFlashTilesElement; readonly observedAttributes: string[] };
+export declare const AttentionQuantisedCacheElement: { new (): AttentionQuantisedCacheElement; readonly observedAttributes: string[] };
+export declare const AttentionKvBillElement: { new (): AttentionKvBillElement; readonly observedAttributes: string[] };
+
+/** Defines every sequel element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
+export function defineSequelElements(registry?: CustomElementRegistry): void;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-variant': AttentionVariantElement;
+    'attention-flash-tiles': AttentionFlashTilesElement;
+    'attention-quantised-cache': AttentionQuantisedCacheElement;
+    'attention-kv-bill': AttentionKvBillElement;
+  }
+}
