@@ -202,10 +202,13 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
 
   // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max) and
   //    the tile's total.
+  //    Four running maxima and totals, so that the passes are not one long dependency chain.
   const Reg old_max = V::load(running_max);
-  Reg tile_max = V::splat(minus_infinity);
-  for (std::size_t j = 0; j < n; ++j) tile_max = V::max(tile_max, V::load(probs + j * block_rows));
-  const Reg new_max = V::max(old_max, tile_max);
+  Reg max_of[4] = {V::load(running_max), V::splat(minus_infinity), V::splat(minus_infinity),
+                   V::splat(minus_infinity)};
+  for (std::size_t j = 0; j < n; ++j)
+    max_of[j % 4] = V::max(max_of[j % 4], V::load(probs + j * block_rows));
+  const Reg new_max = V::max(V::max(max_of[0], max_of[1]), V::max(max_of[2], max_of[3]));
   const Reg rescale = exp_nonpositive<V>(V::sub(old_max, new_max));
   V::store(running_max, new_max);
   for (std::size_t j = 0; j < n; ++j) {
@@ -216,8 +219,10 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
     for (std::size_t key = first_hidden; key < j0 + n; ++key)
       for (std::size_t r = 0; r < block_rows; ++r)
         if (key > i0 + r) probs[(key - j0) * block_rows + r] = 0.0f;
-  Reg tile_total = V::zero();
-  for (std::size_t j = 0; j < n; ++j) tile_total = V::add(tile_total, V::load(probs + j * block_rows));
+  Reg total_of[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+  for (std::size_t j = 0; j < n; ++j)
+    total_of[j % 4] = V::add(total_of[j % 4], V::load(probs + j * block_rows));
+  const Reg tile_total = V::add(V::add(total_of[0], total_of[1]), V::add(total_of[2], total_of[3]));
   V::store(running_total, V::mul_add(tile_total, V::load(running_total), rescale));
 
   // 4. The block's output rows: rescale, then add this tile's probability × value rows.
