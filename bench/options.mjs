@@ -1,4 +1,4 @@
-// Command-line options shared by run-node.mjs and run-chromium.mjs.
+// Command-line options shared by run-node.mjs and run-chromium.mjs (see command-line.mjs).
 
 export const USAGE = `options:
   --quick             a short run: T in {4, 64, 256, 1024}, d = 64, 3 rounds

@@ -11,9 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { startStaticServer } from '../scripts/static-server.mjs';
-import { parseBenchArguments, USAGE } from './options.mjs';
-import { markdownReport } from './report.mjs';
-import { recordLoad, saveResults } from './run-node.mjs';
+import { runFromCommandLine } from './command-line.mjs';
+import { recordLoad } from './run-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -74,28 +73,4 @@ export async function runChromiumBenchmark(options = {}) {
   }
 }
 
-async function main() {
-  let options;
-  try {
-    options = parseBenchArguments(process.argv.slice(2));
-  } catch (error) {
-    console.error(`run-chromium: ${error.message}`);
-    process.exit(2);
-  }
-  if (options.help) {
-    console.log(`usage: node bench/run-chromium.mjs [options]\n${USAGE}`);
-    return;
-  }
-  const doc = await runChromiumBenchmark(options);
-  const out = path.resolve(options.out ?? path.join(ROOT, 'build/bench/results-chromium.json'));
-  await saveResults(doc, out, options.out ? undefined : 'benchmark-results-chromium.json');
-  console.log(markdownReport(doc));
-  console.error(`wrote ${path.relative(process.cwd(), out)}`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error) => {
-    console.error(error?.stack ?? error);
-    process.exit(1);
-  });
-}
+runFromCommandLine(import.meta.url, 'chromium', runChromiumBenchmark);

@@ -6,18 +6,18 @@
 //
 //   node bench/run-node.mjs [--quick] [--sizes 4,64] [--d 64] [--reps N] [--only ours,plain-js]
 
-import { mkdir, readFile, writeFile, copyFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { isSelected, parseBenchArguments, USAGE } from './options.mjs';
+import { runFromCommandLine } from './command-line.mjs';
+import { isSelected } from './options.mjs';
 import { ourContenders } from './ours.mjs';
 import { measurePeak } from './peak.mjs';
 import { plainJsContender, PLAIN_JS_ID } from './peers/plain-js.mjs';
-import { markdownReport } from './report.mjs';
 import { runBenchmark } from './suite.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -123,41 +123,4 @@ export function recordLoad(doc, before, after) {
   }
 }
 
-/**
- * Writes the document to `file`; with `siteName`, also copies it into build/site (when the site
- * is built) so that the site's benchmark page can plot it.
- */
-export async function saveResults(doc, file, siteName) {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(doc, null, 1)}\n`);
-  const siteDir = path.join(ROOT, 'build/site');
-  if (siteName && (await stat(siteDir).catch(() => null))) await copyFile(file, path.join(siteDir, siteName));
-}
-
-async function main() {
-  let options;
-  try {
-    options = parseBenchArguments(process.argv.slice(2));
-  } catch (error) {
-    console.error(`run-node: ${error.message}`);
-    process.exit(2);
-  }
-  if (options.help) {
-    console.log(`usage: node bench/run-node.mjs [options]\n${USAGE}`);
-    return;
-  }
-  const doc = await runNodeBenchmark(options);
-  const out = path.resolve(options.out ?? path.join(ROOT, 'build/bench/results-node.json'));
-  // Only the default location feeds the site's page: a run written elsewhere (a smoke test, an
-  // experiment) does not replace the figures the page shows.
-  await saveResults(doc, out, options.out ? undefined : 'benchmark-results-node.json');
-  console.log(markdownReport(doc));
-  console.error(`wrote ${path.relative(process.cwd(), out)}`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error) => {
-    console.error(error?.stack ?? error);
-    process.exit(1);
-  });
-}
+runFromCommandLine(import.meta.url, 'node', runNodeBenchmark);
