@@ -23,11 +23,11 @@ void sum_rows(const Matrix& m, std::vector<float>& sums) {
   }
 }
 
-// resize keeps the capacity, so a buffer is only reallocated when it grows past it.
+// assign keeps the capacity, so a buffer is only reallocated when it grows past it.
 void reshape(Matrix& m, std::size_t rows, std::size_t cols) {
   m.rows = rows;
   m.cols = cols;
-  m.values.resize(rows * cols);
+  m.values.assign(rows * cols, 0.0f);
 }
 
 void copy_rows(const float* from, Matrix& to) {
@@ -42,17 +42,17 @@ void resize_trace(Trace& trace, std::size_t T, std::size_t d) {
   reshape(trace.q, T, d);
   reshape(trace.k, T, d);
   reshape(trace.v, T, d);
-  trace.score_terms.resize(T * T * d);
+  trace.score_terms.assign(T * T * d, 0.0f);
   reshape(trace.scores, T, T);
   reshape(trace.scaled, T, T);
   reshape(trace.masked, T, T);
   reshape(trace.exponentials, T, T);
   reshape(trace.weights, T, T);
-  trace.row_max.resize(T);
-  trace.row_shifted.resize(T);
-  trace.row_totals.resize(T);
-  trace.weight_sums.resize(T);
-  trace.weighted_values.resize(T * T * d);
+  trace.row_max.assign(T, 0.0f);
+  trace.row_shifted.assign(T, 0);
+  trace.row_totals.assign(T, 0.0f);
+  trace.weight_sums.assign(T, 0.0f);
+  trace.weighted_values.assign(T * T * d, 0.0f);
   reshape(trace.out, T, d);
 }
 
