@@ -199,11 +199,13 @@ function apiFor(core, createTracer) {
      * weighted_values [t·t·d]; row_max, row_totals, weight_sums [t]; row_shifted (Uint8Array of
      * 0 and 1) [t]; scale_divisor, token_count, head_dim (numbers); mask, scale (strings).
      * run() returns the same object each call, and its arrays are views of the module's memory:
-     * they hold that run's numbers until the next run() of this tracer, and are emptied
-     * (detached) by dispose() or when the module's memory grows (a larger attend(), run() or
-     * tracer); slice() what must outlive that. Call dispose() when done (a forgotten tracer is
-     * freed when collected). Errors name the argument at fault ("t: ...", "q: has length 7 ...",
-     * "q[1][3]: must be a finite number", "mask: ...").
+     * they hold that run's numbers until the next run() of this tracer; growth of the memory (a
+     * larger attend(), run() or tracer) detaches them (length 0; the next run() makes new ones);
+     * dispose() empties the object's arrays, and a view taken from it before must not be read
+     * after dispose(). slice() what must outlive any of that. Call dispose() when done; a
+     * forgotten tracer is freed once it, its object and every view it made are collected.
+     * Errors name the argument at fault ("t: ...", "q: has length 7 ...", "q[1][3]: must be a
+     * finite number", "mask: ...").
      */
     tracer(options) {
       return createTracer(core, options, describe);

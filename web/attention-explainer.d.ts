@@ -119,7 +119,8 @@ export interface TracerOptions {
 /**
  * The trace a tracer's run() returns: run()'s keys, each array flat and row-major. The arrays are
  * views of the module's memory: they hold the last run's numbers until the next run() of the same
- * tracer, and are emptied by dispose() or when the module's memory grows; slice() to keep them.
+ * tracer, and are detached when the module's memory grows (the next run() makes new ones);
+ * dispose() empties them here, and a view taken before must not be read after it. slice() to keep.
  */
 export interface TypedAttentionTrace {
   mask: MaskKind;
@@ -171,7 +172,7 @@ export interface Tracer {
    * argument or cell at fault ("q: has length 7 …", "q[1][3]: must be a finite number").
    */
   run(input: { q: Float32Array; k: Float32Array; v: Float32Array }): TypedAttentionTrace;
-  /** Frees the workspace; the tracer cannot run again. */
+  /** Frees the workspace; the tracer cannot run again. (A tracer never disposed is freed once it, its result and its views are collected.) */
   dispose(): void;
 }
 

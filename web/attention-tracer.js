@@ -24,9 +24,14 @@ function traceShapes(t, d) {
   };
 }
 
-// A tracer its caller forgot to dispose() gives its workspace back when it is collected.
+// A tracer its caller forgot to dispose() gives its workspace back once nothing can read it: the
+// tracer, the object run() returns and every array view of the workspace are all collected
+// (a view alone must not outlive the memory it shows, which would then be reused).
 const forgotten = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ core, id }) => core.tracerDispose(id))
+  ? new FinalizationRegistry((owner) => {
+    owner.live -= 1;
+    if (owner.live === 0) owner.core.tracerDispose(owner.id);
+  })
   : null;
 
 function choiceIndex(name, value, choices, describe) {
@@ -74,13 +79,19 @@ export function createTracer(core, settings, describe) {
   const trace = { mask, scale, token_count: t, head_dim: d, scale_divisor: Number.NaN };
   let buffer = null;
   let disposed = false;
+  const owner = { core, id, live: 0 };  // what the finalizer frees, and how many holders are left
+  const token = {};                     // unregisters every holder at once on dispose()
+  const hold = (object) => {
+    if (!forgotten) return;
+    owner.live += 1;
+    forgotten.register(object, owner, token);
+  };
   const viewHeap = () => {
     buffer = core.HEAPF32.buffer;
-    for (const [key, [Type, length]] of shapes) trace[key] = new Type(buffer, layout[key], length);
+    for (const [key, [Type, length]] of shapes) hold(trace[key] = new Type(buffer, layout[key], length));
   };
   viewHeap();
-  const token = {};
-  forgotten?.register(token, { core, id }, token);
+  hold(trace);
 
   const checkArray = (name, array) => {
     if (!(array instanceof Float32Array)) {
@@ -91,7 +102,7 @@ export function createTracer(core, settings, describe) {
     }
   };
 
-  return {
+  const tracer = {
     t, d, mask, scale,
     run(input) {
       if (disposed) throw new Error('tracer: disposed; create another with attention.tracer()');
@@ -120,4 +131,6 @@ export function createTracer(core, settings, describe) {
       for (const [key, [Type]] of shapes) trace[key] = new Type(0);
     },
   };
+  hold(tracer);
+  return tracer;
 }

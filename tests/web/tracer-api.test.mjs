@@ -4,10 +4,13 @@
 // fault; a heap that does not grow over repeated runs, and views made again after it grows.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { assertThrowsNaming } from '../support/assertions.mjs';
 import { headF64 } from '../support/attention-f64.mjs';
 import { checkTracerTrace } from '../support/bad-inputs.mjs';
-import { importExplainer } from '../support/site-module.mjs';
+import { importExplainer, modulePath } from '../support/site-module.mjs';
 import { TRACE_ARRAYS, assertSameAsRun, nest, snapshot } from '../support/tracer.mjs';
 
 const { createAttention } = await importExplainer();
@@ -348,6 +351,34 @@ describe('tracer() as a caller meets it', () => {
     assertSameAsRun(after, attention.run(runInput(input, 6, 10, 'none', 'none')), 'after growth');
     for (const other of held) other.dispose();
     tracer.dispose();
+  });
+
+  it('frees a forgotten tracer once it and every view it made are collected, not before', async () => {
+    // In a process of its own, where the garbage collector can be called.
+    const script = `
+      const { createAttention } = await import(${JSON.stringify(pathToFileURL(modulePath).href)});
+      const attention = await createAttention();
+      const collect = async () => { gc(); await new Promise((r) => setTimeout(r, 0)); };
+      const n = 64 * 256;
+      const filled = (x) => new Float32Array(n).fill(x);
+      for (const tracer of Array.from({ length: 6 }, () => attention.tracer({ t: 64, d: 256 }))) tracer.dispose();
+      const heap = attention.heapBytes();
+      // A view kept alone keeps its memory: later tracers must not write over it.
+      const kept = attention.tracer({ t: 64, d: 256 }).run({ q: filled(0.5), k: filled(0.25), v: filled(2) }).out;
+      const copy = kept.slice();
+      for (let round = 1; round <= 30; round += 1) {
+        attention.tracer({ t: 64, d: 256 }).run({ q: filled(round), k: filled(1), v: filled(-round) });
+        await collect();
+      }
+      const keptIntact = kept.every((x, i) => x === copy[i]);
+      console.log(JSON.stringify({ keptIntact, grew: attention.heapBytes() - heap }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', script], { timeout: 60_000 });
+    const { keptIntact, grew } = JSON.parse(stdout);
+    assert.equal(keptIntact, true, 'a kept view still shows its own run');
+    // 31 tracers of over 8 MiB each: without freeing, the memory would grow by 260 MiB.
+    assert.equal(grew, 0, 'the forgotten tracers were freed');
   });
 
   it('is not part of the embed build', async () => {
