@@ -88,8 +88,10 @@ std::string tracer_run(int id, int mask_index, int scale_index) {
       {attn::MaskKind::causal, attn::MaskFill::zero}};
   static constexpr attn::ScaleKind scales[] = {attn::ScaleKind::sqrt_head_dim,
                                                attn::ScaleKind::head_dim, attn::ScaleKind::none};
-  if (mask_index < 0 || mask_index > 2) return "mask: no mask at index " + std::to_string(mask_index);
-  if (scale_index < 0 || scale_index > 2) return "scale: no scale at index " + std::to_string(scale_index);
+  if (mask_index < 0 || mask_index > 2)
+    return "mask: no mask at index " + std::to_string(mask_index);
+  if (scale_index < 0 || scale_index > 2)
+    return "scale: no scale at index " + std::to_string(scale_index);
   if (auto error = workspace->run(masks[mask_index], scales[scale_index])) return error->message;
   return {};
 }

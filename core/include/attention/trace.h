@@ -79,8 +79,8 @@ void compute_trace_into(const float* q, const float* k, const float* v, std::siz
                         std::size_t d, MaskVariant mask, ScaleKind scale, Trace& trace);
 
 // The pieces both of the above and TraceWorkspace are made of.
-// Sizes every buffer of `trace` for T tokens of head_dim d, zero-filled (and sets token_count and head_dim),
-// keeping capacity: only a buffer that grows past its capacity is reallocated.
+// Sizes every buffer of `trace` for T tokens of head_dim d, zero-filled, and sets token_count
+// and head_dim. Capacity is kept: only a buffer that grows past its capacity is reallocated.
 void resize_trace(Trace& trace, std::size_t T, std::size_t d);
 // Steps 1 to 5, the one copy of the arithmetic: every intermediate and the output, from the
 // trace's own q, k, v, mask, mask_fill and scale, into its buffers (resize_trace first).
