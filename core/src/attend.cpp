@@ -46,9 +46,16 @@ std::optional<InputError> AttendWorkspace::run(std::size_t token_count, std::siz
   if (buffer_.size() < 3 * n + kernel.scratch_floats(token_count, head_dim))
     return make_input_error("t", "changed between prepare() and run()");
   const char* const fields[] = {"q", "k", "v"};
-  for (std::size_t m = 0; m < 3; ++m)
-    if (auto error = check_values(fields[m], buffer_.data() + m * n, token_count, head_dim))
-      return error;
+  for (std::size_t m = 0; m < 3; ++m) {
+    const float* values = buffer_.data() + m * n;
+    for (std::size_t e = 0; e < n; ++e) {
+      // Checked as one comparison first: the common case costs one pass and no strings.
+      if (std::fabs(values[e]) <= Limits::max_abs_value) continue;
+      const std::string path = std::string(fields[m]) + "[" + std::to_string(e / head_dim) + "][" +
+                               std::to_string(e % head_dim) + "]";
+      if (auto error = check_value(path, values[e])) return error;
+    }
+  }
   float* q = buffer_.data();
   kernel.attend(q, q, q + n, q + 2 * n, token_count, head_dim, mask, q + 3 * n);
   return std::nullopt;
