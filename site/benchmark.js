@@ -275,7 +275,9 @@ export function renderRun(doc, results, where) {
   if (results.trace?.length) {
     section.append(element(doc, 'h3', {}, ['A whole trace, the way the walkthrough computes it']));
     section.append(element(doc, 'p', {}, [
-      'ours:trace is attention.run(): every intermediate the walkthrough prints, not only the output.',
+      'ours:trace and ours:run-json compute every intermediate the walkthrough prints, not only the ' +
+      'output: ours:trace through a tracer (attention.tracer(), typed arrays), ours:run-json through ' +
+      'attention.run() (JSON).',
     ]));
     section.append(traceTable(doc, results));
   }

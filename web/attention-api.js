@@ -20,6 +20,17 @@ const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle'];
 
 const corePromises = new Map();  // build name -> promise of the loaded module, one per page
 
+// tracer() lives in its own module, imported with the builds that have it (not the embed build),
+// so that the bundle the embeddable elements load does not carry it.
+let tracerModule = null;
+function loadTracerModule() {
+  tracerModule ??= import('./attention-tracer.js').catch((error) => {
+    tracerModule = null;  // a later call may try again
+    throw error;
+  });
+  return tracerModule;
+}
+
 async function loadCore(build) {
   if (typeof WebAssembly !== 'object') {
     throw new Error('WebAssembly is not available here, so the attention core cannot run.');
@@ -138,8 +149,10 @@ export async function createAttention({ build = 'simd' } = {}) {
       throw error instanceof Error ? error : new Error(`The attention core failed to load: ${error}`);
     }));
   }
-  const core = await corePromises.get(build);
-  const api = apiFor(core);
+  const [core, tracers] = await Promise.all([
+    corePromises.get(build), build === 'embed' ? null : loadTracerModule(),
+  ]);
+  const api = apiFor(core, tracers?.createTracer);
   return build === 'embed'
     ? Object.fromEntries(embedMethods.map((name) => [name, api[name]]))
     : api;
@@ -147,7 +160,7 @@ export async function createAttention({ build = 'simd' } = {}) {
 
 // The API over one loaded module. Methods only touch the bindings they call, so the embed
 // build (which lacks most of them) shares this code and keeps a subset of the methods.
-function apiFor(core) {
+function apiFor(core, createTracer) {
   const kernelList = core.kernelsJson ? JSON.parse(core.kernelsJson()) : [];
   return {
     /** The full trace of one attention head; throws an Error naming the field at fault. */
@@ -183,6 +196,27 @@ function apiFor(core) {
      */
     attend(input) {
       return attendOnCore(core, kernelList, input);
+    },
+    /**
+     * The complete trace on typed arrays, for callers that recompute it often: tracer({ t, d,
+     * mask = "causal", scale = "sqrt_d" }) sets up a workspace for that shape (t ≤ 64, d ≤ 256,
+     * the trace's limits), and its run({ q, k, v }) (row-major Float32Arrays of length t·d,
+     * copied in) computes every intermediate run() returns, bit for bit the same numbers, under
+     * the same keys (snake_case) but flat and row-major: q, k, v, out [t·d]; scores, scaled,
+     * masked (-Infinity where hidden), exponentials, weights [t·t]; score_terms,
+     * weighted_values [t·t·d]; row_max, row_totals, weight_sums [t]; row_shifted (Uint8Array of
+     * 0 and 1) [t]; scale_divisor, token_count, head_dim (numbers); mask, scale (strings).
+     * run() returns the same object each call, and its arrays are views of the module's memory:
+     * they hold that run's numbers until the next run() of this tracer; growth of the memory (a
+     * larger attend(), run() or tracer) detaches them (length 0; the next run() makes new ones);
+     * dispose() empties the object's arrays, and a view taken from it before must not be read
+     * after dispose(). slice() what must outlive any of that. Call dispose() when done; a
+     * forgotten tracer is freed once it, its object and every view it made are collected.
+     * Errors name the argument at fault ("t: ...", "q: has length 7 ...", "q[1][3]: must be a
+     * finite number", "mask: ...").
+     */
+    tracer(options) {
+      return createTracer(core, options, describe);
     },
     /** The size of the module's WebAssembly memory, in bytes. */
     heapBytes() {

@@ -108,6 +108,76 @@ export interface AttendInput {
   out?: Float32Array | null;
 }
 
+/** What tracer() is set up with: the shape (the trace's limits: t ≤ 64, d ≤ 256), mask and scale. */
+export interface TracerOptions {
+  t: number;
+  d: number;
+  /** Defaults to `causal`. */
+  mask?: MaskKind;
+  /** Defaults to `sqrt_d`. */
+  scale?: ScaleKind;
+}
+
+/**
+ * The trace a tracer's run() returns: run()'s keys, each array flat and row-major. The arrays are
+ * views of the module's memory: they hold the last run's numbers until the next run() of the same
+ * tracer, and are detached when the module's memory grows (the next run() makes new ones);
+ * dispose() empties them here, and a view taken before must not be read after it. slice() to keep.
+ */
+export interface TypedAttentionTrace {
+  mask: MaskKind;
+  scale: ScaleKind;
+  /** T */
+  token_count: number;
+  /** d */
+  head_dim: number;
+  /** T·d each: the inputs as the core read them. */
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+  /** T·T·d: [(i·T + j)·d + c] = q[i][c]·k[j][c] */
+  score_terms: Float32Array;
+  /** T·T */
+  scores: Float32Array;
+  scale_divisor: number;
+  /** T·T */
+  scaled: Float32Array;
+  /** T·T: -Infinity where token i may not see token j (0 under `causal_zero`). */
+  masked: Float32Array;
+  /** T·T */
+  exponentials: Float32Array;
+  /** T */
+  row_max: Float32Array;
+  /** T: 1 where the row's exponentials are e^(x − row_max), else 0. */
+  row_shifted: Uint8Array;
+  /** T */
+  row_totals: Float32Array;
+  /** T·T: exactly 0 where masked. */
+  weights: Float32Array;
+  /** T */
+  weight_sums: Float32Array;
+  /** T·T·d: [(i·T + j)·d + c] = weights[i][j]·v[j][c] */
+  weighted_values: Float32Array;
+  /** T·d */
+  out: Float32Array;
+}
+
+/** A workspace for one shape, mask and scale: run() recomputes the complete trace, allocating nothing. */
+export interface Tracer {
+  readonly t: number;
+  readonly d: number;
+  readonly mask: MaskKind;
+  readonly scale: ScaleKind;
+  /**
+   * Copies q, k and v (row-major Float32Arrays of length t·d) in and computes every intermediate,
+   * the same numbers as run(). Returns the same object each call. Throws an Error naming the
+   * argument or cell at fault ("q: has length 7 …", "q[1][3]: must be a finite number").
+   */
+  run(input: { q: Float32Array; k: Float32Array; v: Float32Array }): TypedAttentionTrace;
+  /** Frees the workspace; the tracer cannot run again. (A tracer never disposed is freed once it, its result and its views are collected.) */
+  dispose(): void;
+}
+
 export interface AttentionApi {
   /** The full trace of one head. Throws an Error whose message starts with the field's path ("q[1][3]: …"). */
   run(input: AttentionInput): AttentionTrace;
@@ -123,6 +193,11 @@ export interface AttentionApi {
   defaultKernel(t: number, d: number): string;
   /** The output rows only (t·d floats), by the fastest kernel or the one named; `out` when given. */
   attend(input: AttendInput): Float32Array;
+  /**
+   * The complete trace on typed arrays, for callers that recompute it often (not in the embed
+   * build). Throws an Error naming the option at fault ("t: is 65; the limit is 64 …").
+   */
+  tracer(options: TracerOptions): Tracer;
   /** The size of the module's WebAssembly memory, in bytes. */
   heapBytes(): number;
   /** dL/dx = p ⊙ (g − g·p) for softmax weights p (a row, or rows) and the upstream gradient g. */

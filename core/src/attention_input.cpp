@@ -73,6 +73,21 @@ std::string element_path(std::string_view field, std::size_t row, std::size_t co
   return std::string(field) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
+}  // namespace
+
+std::optional<InputError> check_values(std::string_view field, const float* values,
+                                       std::size_t rows, std::size_t cols) {
+  const std::size_t n = rows * cols;
+  for (std::size_t e = 0; e < n; ++e) {
+    // Checked as one comparison first (false for NaN): the common case costs one pass.
+    if (std::fabs(values[e]) <= Limits::max_abs_value) continue;
+    if (auto error = check_value(element_path(field, e / cols, e % cols), values[e])) return error;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 std::optional<InputError> validate_matrix(std::string_view field, const Matrix& m,
                                           std::size_t token_count, std::size_t head_dim) {
   const std::string name(field);
@@ -86,11 +101,7 @@ std::optional<InputError> validate_matrix(std::string_view field, const Matrix& 
     return make_input_error(name + "[0]", "has " + std::to_string(m.cols) +
                                               " values but q rows have " +
                                               std::to_string(head_dim) + " (head_dim)");
-  for (std::size_t r = 0; r < m.rows; ++r) {
-    for (std::size_t c = 0; c < m.cols; ++c)
-      if (auto error = check_value(element_path(field, r, c), m.at(r, c))) return error;
-  }
-  return std::nullopt;
+  return check_values(field, m.values.data(), m.rows, m.cols);
 }
 
 }  // namespace

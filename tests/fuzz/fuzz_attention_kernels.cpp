@@ -4,7 +4,9 @@
 // 1e-5, masked weights exactly 0, nothing non-finite out of finite input, outputs inside the
 // span of the visible value rows. Also AttendWorkspace, the path the wasm module's attend()
 // takes: one workspace reused across inputs, as a page reuses it across calls, which must give
-// the kernel's own output bit for bit, or an error naming the first bad cell.
+// the kernel's own output bit for bit, or an error naming the first bad cell. And TraceWorkspace,
+// the path of the module's tracers, reused the same way: compute_trace's trace bit for bit, or
+// the same error.
 //
 // Input layout: [T][d][flags][kernel][magnitude q][magnitude k][magnitude v] then two bytes
 // per value (q, k, v row-major); past the end of the input a stream seeded from it continues.
@@ -102,6 +104,47 @@ void check_workspace(const attn::KernelInfo& kernel, const std::vector<float>& q
                std::string(kernel.name) + " through the workspace differs from the kernel");
 }
 
+// The trace workspace, reused across inputs of every shape like a tracer's: every buffer holds
+// compute_trace's numbers bit for bit, or the run names the bad cell planted in it.
+void check_trace_workspace(const attn::AttentionInput& input, const attn::Trace& expected,
+                           ByteReader& bytes, std::uint8_t flags) {
+  static attn::TraceWorkspace workspace;
+  const std::size_t T = input.q.rows, d = input.q.cols, n = T * d;
+  const std::optional<attn::InputError> shape_error = workspace.prepare(T, d);
+  FUZZ_CHECK(!shape_error, shape_error ? shape_error->message : "");
+  std::memcpy(workspace.q(), input.q.values.data(), n * sizeof(float));
+  std::memcpy(workspace.k(), input.k.values.data(), n * sizeof(float));
+  std::memcpy(workspace.v(), input.v.values.data(), n * sizeof(float));
+  const attn::MaskVariant mask{input.mask, input.mask_fill};
+  if (flags & 8) {
+    float* const matrices[3] = {workspace.q(), workspace.k(), workspace.v()};
+    const std::size_t where = (static_cast<std::size_t>(bytes.u16()) << 8 | bytes.byte()) % (3 * n);
+    matrices[where / n][where % n] = std::numeric_limits<float>::quiet_NaN();
+    const char* names[] = {"q", "k", "v"};
+    const std::string path = std::string(names[where / n]) + attn_fuzz::at(where % n / d, where % n % d);
+    const std::optional<attn::InputError> error = workspace.run(mask, input.scale);
+    FUZZ_CHECK(error && error->path == path, "the trace workspace does not name " + path);
+    return;
+  }
+  const std::optional<attn::InputError> error = workspace.run(mask, input.scale);
+  FUZZ_CHECK(!error, error ? error->message : "");
+  const attn::Trace& got = workspace.trace();
+  const auto same = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+  };
+  const attn::Trace& want = expected;
+  FUZZ_CHECK(got.token_count == T && got.head_dim == d, "trace workspace shape");
+  const bool identical =
+      same(got.score_terms, want.score_terms) && same(got.scores.values, want.scores.values) &&
+      same(got.scaled.values, want.scaled.values) && same(got.masked.values, want.masked.values) &&
+      same(got.exponentials.values, want.exponentials.values) && same(got.row_max, want.row_max) &&
+      same(got.row_shifted, want.row_shifted) && same(got.row_totals, want.row_totals) &&
+      same(got.weights.values, want.weights.values) && same(got.weight_sums, want.weight_sums) &&
+      same(got.weighted_values, want.weighted_values) && same(got.out.values, want.out.values) &&
+      std::memcmp(&got.scale_divisor, &want.scale_divisor, sizeof(float)) == 0;
+  FUZZ_CHECK(identical, "the trace workspace differs from compute_trace");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -154,7 +197,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(!error, error ? error->message : "");
     const bool article_variant = input.mask == mask && input.scale == attn::ScaleKind::sqrt_head_dim &&
                                  input.mask_fill == attn::MaskFill::minus_infinity;
-    attn_fuzz::check_trace(input, attn::compute_trace(input), article_variant ? &reference : nullptr);
+    const attn::Trace trace = attn::compute_trace(input);
+    attn_fuzz::check_trace(input, trace, article_variant ? &reference : nullptr);
+    check_trace_workspace(input, trace, bytes, flags);
   }
 
   // Every kernel that supports the shape, against the float64 reference of the article's

@@ -1,6 +1,7 @@
-// Soak: 100 000 calls of run() and 100 000 of attend() on seeded random shapes, masks,
-// variants and kernels, with a bad input every so often (errors must not leak either), against
-// one loaded module, as a page that stays open for a long time would make them.
+// Soak: 100 000 calls of run(), 100 000 of attend() and 100 000 tracers (each made, run and
+// disposed) on seeded random shapes, masks, variants and kernels, with a bad input every so
+// often (errors must not leak either), against one loaded module, as a page that stays open for
+// a long time would make them.
 //   - The wasm heap (heapBytes()) after all calls is what it was after the first thousand.
 //     The first call of each kind uses the largest shape of the run, so the heap has reached
 //     its working size by then; growth after it is memory that was not given back. The heap
@@ -119,6 +120,36 @@ function randomFloats(random, length) {
   return pool.slice(start, start + length);
 }
 
+// One tracer, made for a random shape, mask and scale, run once (or, one call in 50, given a NaN
+// that must be refused) and disposed: the workspaces of 100 000 tracers must all be given back.
+function tracerCall(attention, random, { tokens, headDim }, check) {
+  const t = tokens ?? 1 + Math.floor(random() * runLimits.tokens);
+  const d = headDim ?? 1 + Math.floor(random() * runLimits.headDim);
+  const mask = ['causal', 'none', 'causal_zero'][Math.floor(random() * 3)];
+  const scale = ['sqrt_d', 'd', 'none'][Math.floor(random() * 3)];
+  const q = randomFloats(random, t * d);
+  const k = randomFloats(random, t * d);
+  const v = randomFloats(random, t * d);
+  const tracer = attention.tracer({ t, d, mask, scale });
+  try {
+    if (tokens === undefined && random() < 0.02) {
+      v[Math.floor(random() * v.length)] = Number.NaN;
+      throwsWith(() => tracer.run({ q, k, v }), /^v\[\d+\]\[\d+\]: must be a finite number/);
+      return;
+    }
+    const trace = tracer.run({ q, k, v });
+    assert.equal(trace.out.length, t * d);
+    if (!check) return;
+    const divisor = scale === 'sqrt_d' ? Math.fround(Math.sqrt(d)) : scale === 'd' ? d : 1;
+    const expected = referenceF64(toRows(q, t, d), toRows(k, t, d), toRows(v, t, d),
+      { causal: mask !== 'none', fill: mask === 'causal_zero' ? 0 : -Infinity, divisor });
+    assertCloseRows(toRows(trace.weights, t, t), expected.weights, `tracer ${t}×${d} ${mask} ${scale} weights`);
+    assertCloseRows(toRows(trace.out, t, d), expected.out, `tracer ${t}×${d} ${mask} ${scale} out`);
+  } finally {
+    tracer.dispose();
+  }
+}
+
 // One attend() call: a random shape, mask and kernel (a kernel that does not support the shape
 // must refuse it), or (one call in 50) a NaN that must be refused.
 function attendCall(attention, random, kernels, { t: fixedT, d: fixedD }, check) {
@@ -146,7 +177,7 @@ function attendCall(attention, random, kernels, { t: fixedT, d: fixedD }, check)
   assertCloseRows(toRows(out, t, d), expected.out, `attend() ${kernel ?? 'default'} ${t}×${d} ${mask}`);
 }
 
-describe('soak: run() and attend() over many calls', () => {
+describe('soak: run(), attend() and tracers over many calls', () => {
   let attention;
   before(async () => {
     assert.ok(existsSync(modulePath),
@@ -168,6 +199,7 @@ describe('soak: run() and attend() over many calls', () => {
       const check = call % 500 === 0;
       runCall(attention, random, first ? { tokens: runLimits.tokens, headDim: runLimits.headDim } : {}, check);
       attendCall(attention, random, kernels, first ? { t: attendLimits.tokens, d: attendLimits.headDim } : {}, check);
+      tracerCall(attention, random, first ? { tokens: runLimits.tokens, headDim: runLimits.headDim } : {}, check);
       if (call + 1 === warmUpCalls) heapAfterWarmUp = attention.heapBytes();
       heapPeak = Math.max(heapPeak, attention.heapBytes());
     }
@@ -178,13 +210,14 @@ describe('soak: run() and attend() over many calls', () => {
     for (let n = 0; n < 200; n += 1) {
       runCall(attention, random, {}, true);
       attendCall(attention, random, kernels, {}, true);
+      tracerCall(attention, random, {}, true);
     }
 
     const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
-    console.log(`soak: ${calls} run() + ${calls} attend() calls in ${soakSeconds.toFixed(1)} s; ` +
+    console.log(`soak: ${calls} run() + ${calls} attend() calls + ${calls} tracers in ${soakSeconds.toFixed(1)} s; ` +
       `wasm heap ${mb(heapAtStart)} at start, ${mb(heapAfterWarmUp)} after ${warmUpCalls} calls, ` +
       `${mb(heapAtEnd)} at the end (peak ${mb(heapPeak)}); ` +
-      `then 200 + 200 calls checked against float64`);
+      `then 200 + 200 + 200 calls checked against float64`);
     assert.equal(heapAtEnd, heapAfterWarmUp,
       `the wasm heap grew from ${heapAfterWarmUp} to ${heapAtEnd} bytes after the first ${warmUpCalls} calls`);
   });

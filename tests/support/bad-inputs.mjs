@@ -1,5 +1,5 @@
 // One table of malformed and extreme inputs, driven through every entry point: the CLI
-// (tests/cli/bad-inputs.test.mjs), run() and attend() (tests/web/bad-inputs.test.mjs), element
+// (tests/cli/bad-inputs.test.mjs), run(), attend() and tracer() (tests/web/bad-inputs.test.mjs), element
 // attributes, the embed page's hash and the walkthrough page's hash and cells
 // (tests/browser/bad-inputs.test.mjs). Each entry says what a correct outcome is:
 //   outcome: 'valid'               the result must match the float64 reference (checkTrace)
@@ -10,6 +10,9 @@
 //   attend      attend()'s input and outcome ({ input, outcome }, or { lazy: () => input,
 //               outcome } for large arrays), or { skip: why }; derived from `input` when left
 //               out (attendCase), with `attendOutcome` when attend()'s limits differ
+//   tracer      tracer()'s input (attend()'s form plus scale) and outcome, or { skip: why };
+//               derived from attend()'s when left out (tracerCase), with `tracerOutcome` when
+//               tracer() answers differently (its limits are the trace's; it refuses non-objects)
 //   attributes  the elements' attribute text (tokens, q, k, v, mask), or { skip: why };
 //               derived from `input` when left out (see attributesOf)
 //   cell        { matrix, row, col, text }: the same input reached by typing `text` into one
@@ -18,6 +21,7 @@
 import assert from 'node:assert/strict';
 import { headF64 } from './attention-f64.mjs';
 import { gridValues } from './seeded-random.mjs';
+import { traceRows } from './tracer.mjs';
 
 /** The documented limits (README "Limits"; attention_input.h Limits; attend.h AttendLimits). */
 export const LIMITS = Object.freeze({
@@ -67,7 +71,7 @@ const EXTREME = {
 export const BAD_INPUTS = [
   // --- not JSON, wrong types
   { name: 'not JSON at all', input: 'not json', text: 'not json', outcome: { error: 'input' },
-    attend: { input: 'not json', outcome: { error: 'attend' } },
+    attend: { input: 'not json', outcome: { error: 'attend' } }, tracerOutcome: { error: 'tracer' },
     attributes: { tokens: '["the", "cat"]', q: 'not json' }, attributesOutcome: { error: 'q' } },
   { name: 'JSON cut short', input: undefined, text: '{"tokens": ["the", "cat"], "q": [[1, 2], [3, 4]', outcome: { error: 'input' },
     attend: { skip: 'attend() takes typed arrays, not text' },
@@ -76,9 +80,9 @@ export const BAD_INPUTS = [
     text: '{"tokens": ["a"], "q": [[NaN]], "k": [[1]], "v": [[1]]}',
     attend: { skip: 'attend() takes typed arrays, not text' }, attributes: { skip: 'covered by "NaN in a cell"' } },
   { name: 'an array instead of an object', input: [], outcome: { error: 'input' },
-    attend: { input: [], outcome: { error: 't' } }, attributes: { skip: 'attributes always belong to an element' } },
+    attend: { input: [], outcome: { error: 't' } }, tracerOutcome: { error: 'tracer' }, attributes: { skip: 'attributes always belong to an element' } },
   { name: 'null', input: null, outcome: { error: 'input' },
-    attend: { input: null, outcome: { error: 'attend' } }, attributes: { skip: 'attributes always belong to an element' } },
+    attend: { input: null, outcome: { error: 'attend' } }, tracerOutcome: { error: 'tracer' }, attributes: { skip: 'attributes always belong to an element' } },
   { name: 'tokens a string, not a list', input: { ...base(), tokens: 'the cat sat' }, outcome: { error: 'tokens' },
     attend: { skip: 'attend() takes no tokens' },
     attributes: { skip: 'the attribute is text by nature: "the cat sat" is its documented form' } },
@@ -138,9 +142,10 @@ export const BAD_INPUTS = [
   // --- T and d at and past the limits
   { name: 'T = 64, the limit', input: head(tokensOf(LIMITS.maxTokens), 2), outcome: 'valid' },
   { name: 'T = 65, past the limit', input: head(tokensOf(LIMITS.maxTokens + 1), 2), outcome: { error: 'tokens' },
-    attendOutcome: 'valid' },
+    attendOutcome: 'valid', tracerOutcome: { error: 't' } },
   { name: 'd = 256, the limit', input: head(['a', 'b'], LIMITS.maxHeadDim), outcome: 'valid' },
-  { name: 'd = 257, past the limit', input: head(['a', 'b'], LIMITS.maxHeadDim + 1), outcome: { error: 'q[0]' }, attendOutcome: 'valid' },
+  { name: 'd = 257, past the limit', input: head(['a', 'b'], LIMITS.maxHeadDim + 1), outcome: { error: 'q[0]' },
+    attendOutcome: 'valid', tracerOutcome: { error: 'd' } },
   { name: 'T = 64 and d = 256, both limits', input: head(tokensOf(LIMITS.maxTokens), LIMITS.maxHeadDim), outcome: 'valid' },
   { name: 'attend(): d = 4096, its limit', input: undefined, outcome: 'attend-only',
     attend: { input: { q: new Float32Array(8192).fill(0.01), k: new Float32Array(8192).fill(0.02), v: new Float32Array(8192).fill(1), t: 2, d: 4096 }, outcome: 'valid' } },
@@ -155,6 +160,11 @@ export const BAD_INPUTS = [
   { name: 'an unknown mask', input: { ...base(), mask: 'diagonal' }, outcome: { error: 'mask' } },
   { name: 'a mask that is a number', input: { ...base(), mask: 3 }, outcome: { error: 'mask' } },
   { name: 'mask none', input: { ...base(), mask: 'none' }, outcome: 'valid' },
+  { name: 'an unknown scale', input: { ...base(), scale: 'sqrt' }, outcome: { error: 'scale' },
+    attend: { skip: 'attend() always divides by \u221ad' },
+    tracer: { input: { q: flat(CELL_BASE.q), k: flat(CELL_BASE.k), v: flat(CELL_BASE.v), t: 3, d: 4, scale: 'sqrt' }, outcome: { error: 'scale' } },
+    attributes: { skip: 'elements have no scale attribute' } },
+  // tracer() refuses a kernel as it refuses any option it does not have: the trace has one.
   { name: 'an unknown kernel', input: { ...base(), kernel: 'fastest' }, outcome: { error: 'kernel' },
     attend: { input: { q: flat(CELL_BASE.q), k: flat(CELL_BASE.k), v: flat(CELL_BASE.v), t: 3, d: 4, kernel: 'fastest' }, outcome: { error: 'kernel' } },
     attributes: { skip: 'elements have no kernel; unknown attributes are HTML\u2019s, not ours' } },
@@ -210,6 +220,21 @@ export function attendCase(entry) {
   }
   if (!['causal', 'none'].includes(mask)) return { skip: `attend() has no mask ${mask}` };
   return { input: { q: flat(input.q), k: flat(input.k), v: flat(input.v), t, d, mask }, outcome };
+}
+
+/**
+ * tracer()'s input and outcome: attend()'s typed arrays (attendCase) given to
+ * attention.tracer({ t, d, mask, scale }).run({ q, k, v }) (tests/support/tracer.mjs traceOnce),
+ * with `tracerOutcome` where tracer() answers differently, or the entry's own `tracer`.
+ * `{ skip }` when tracer() cannot be given it.
+ */
+export function tracerCase(entry) {
+  if (entry.outcome === 'attend-only') return { skip: 'an entry about attend()\u2019s own limits and kernels' };
+  if (entry.tracer?.skip) return { skip: entry.tracer.skip };
+  if (entry.tracer) return { input: entry.tracer.input, outcome: entry.tracer.outcome };
+  const shown = attendCase(entry);
+  if (shown.skip) return shown;
+  return { input: shown.input, outcome: entry.tracerOutcome ?? shown.outcome };
 }
 
 // A matrix as attribute text: JSON, with NaN, Infinity and -0 written as such (parseMatrix reads
@@ -329,6 +354,16 @@ export function checkAttendOutput(out, { q, k, v, t, d, mask = 'causal' }, what)
     assert.ok(Number.isFinite(got), `${what}: out[${i}][${c}] = ${got} is finite`);
     assert.ok(Math.abs(got - x) <= 1e-5 * size + 1e-30, `${what}: out[${i}][${c}] = ${got}, float64 says ${x}`);
   }));
+}
+
+/**
+ * A tracer's trace (a snapshot: flat typed arrays) against float64, as checkTrace checks run()'s,
+ * for its input in attend()'s form.
+ */
+export function checkTracerTrace(trace, { q, k, v, t, d, mask = 'causal', scale = 'sqrt_d' }, what) {
+  const rows = (a) => Array.from({ length: t }, (_, i) => Array.from(a.subarray(i * d, (i + 1) * d)));
+  const tokens = Array.from({ length: t }, (_, i) => `w${i}`);
+  checkTrace(traceRows(trace, tokens), { tokens, q: rows(q), k: rows(k), v: rows(v), mask, scale }, what);
 }
 
 /** A message that names `path`: it starts with it (after an optional "error: "), then ": ". */

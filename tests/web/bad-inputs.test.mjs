@@ -1,9 +1,12 @@
-// The table of bad inputs (tests/support/bad-inputs.mjs) through run() and attend() of the
-// built module: each gives either a result that matches float64 or an Error whose message
+// The table of bad inputs (tests/support/bad-inputs.mjs) through run(), attend() and tracer() of
+// the built module: each gives either a result that matches float64 or an Error whose message
 // starts with the path of the field at fault, and the module works as before afterwards.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { BAD_INPUTS, assertNames, attendCase, checkAttendOutput, checkTrace, coreOutcome } from '../support/bad-inputs.mjs';
+import {
+  BAD_INPUTS, assertNames, attendCase, checkAttendOutput, checkTrace, checkTracerTrace, coreOutcome, tracerCase,
+} from '../support/bad-inputs.mjs';
+import { assertSameAsRun, traceOnce } from '../support/tracer.mjs';
 import { createSiteAttention } from '../support/site-module.mjs';
 
 let attention;
@@ -73,4 +76,31 @@ describe('attend(), every entry of the bad-input table', () => {
     }
     assert.ok(runs > 50, `${runs} runs`);
   });
+});
+
+describe('tracer(), every entry of the bad-input table', () => {
+  // The probe as tracer() takes it, and run()'s trace of it: every run afterwards must match.
+  const probeArrays = { q: Float32Array.from(probe.q.flat()), k: Float32Array.from(probe.k.flat()), v: Float32Array.from(probe.v.flat()), t: 2, d: 2 };
+
+  it('every entry either has a tracer() form or a reason it has none', () => {
+    const without = BAD_INPUTS.map(tracerCase).filter((shown) => shown.skip);
+    for (const shown of without) assert.ok(typeof shown.skip === 'string' && shown.skip.length > 0);
+    assert.ok(without.length < BAD_INPUTS.length / 2, `${without.length} of ${BAD_INPUTS.length} without a form`);
+  });
+  for (const entry of BAD_INPUTS) {
+    const shown = tracerCase(entry);
+    if (shown.skip) continue;
+    const { input, outcome } = shown;
+    it(`${entry.name}: ${outcome === 'valid' ? 'matches float64 and run()' : `throws naming ${outcome.error}`}`, () => {
+      if (outcome === 'valid') {
+        const trace = traceOnce(attention, input);
+        checkTracerTrace(trace, input, entry.name);
+        // And run() of the same input (when it has one of the same numbers) gives the same trace.
+        if (entry.input?.tokens && coreOutcome(entry) === 'valid') assertSameAsRun(trace, attention.run(entry.input), entry.name);
+      } else {
+        assertThrowsNamingPath(() => traceOnce(attention, input), outcome.error, entry.name);
+      }
+      assertSameAsRun(traceOnce(attention, probeArrays), attention.run(probe), 'the probe afterwards');
+    });
+  }
 });

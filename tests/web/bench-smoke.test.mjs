@@ -98,12 +98,23 @@ test('a smoke run of bench/run-node.mjs writes checked results with every docume
         if (id.startsWith('ours')) assert.ok(r.heap_bytes > 0, `${id} reports its wasm heap`);
       }
     }
-    const traced = doc.trace.filter((r) => r.implementation === 'ours:trace');
-    assert.deepEqual(traced.map((r) => r.t), [2, 4]);
+    // The complete trace, typed (ours:trace) and as JSON (ours:run-json), each against every call.
+    for (const id of ['ours:trace', 'ours:run-json']) {
+      assert.deepEqual(doc.trace.filter((r) => r.implementation === id).map((r) => r.t), [2, 4], id);
+    }
     for (const r of doc.trace) {
       assert.equal(r.status, 'ok', `${r.implementation} ${r.what}: ${r.error}`);
-      assert.ok(r.us_per_call > 0 && r.trace_speedup > 0);
+      assert.ok(r.us_per_call > 0 && r.trace_speedup > 0 && r.run_json_speedup > 0);
     }
+    for (const t of [2, 4]) {
+      const row = (id) => doc.trace.find((r) => r.implementation === id && r.t === t);
+      assert.equal(row('ours:trace').trace_speedup, 1);
+      assert.equal(row('ours:run-json').run_json_speedup, 1);
+      const plain = row('plain-js');
+      assert.ok(Math.abs(plain.trace_speedup - plain.us_per_call / row('ours:trace').us_per_call) < 1e-9);
+      assert.ok(Math.abs(plain.run_json_speedup - plain.us_per_call / row('ours:run-json').us_per_call) < 1e-9);
+    }
+    assert.match(stdout, /vs `ours:trace` \| vs `ours:run-json`/);
 
     assert.match(stdout, /## Benchmark — node/);
     assert.equal(stdout, `${markdownReport(doc)}\n`);

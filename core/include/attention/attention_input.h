@@ -87,6 +87,11 @@ InputError make_input_error(std::string path, std::string_view what);
 // One value of Q, K or V (or of a row handed back to the core): finite and within the limit.
 std::optional<InputError> check_value(const std::string& path, double value);
 
+// Every value of a row-major rows×cols block of `field` (check_value; the first failing one is
+// named "field[row][col]"). The common case, every value fine, builds no strings.
+std::optional<InputError> check_values(std::string_view field, const float* values,
+                                       std::size_t rows, std::size_t cols);
+
 // Checks shapes, limits and values. The arithmetic functions assume this returned nothing.
 std::optional<InputError> validate_input(const AttentionInput& input);
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,5 +68,51 @@ inline bool is_visible(MaskKind mask, std::size_t i, std::size_t j) {
 
 // Precondition: validate_input(input) returned no error.
 Trace compute_trace(const AttentionInput& input);
+
+// The same trace, bit for bit (compute_trace is built on it), for row-major q, k and v of T rows
+// of d values, written into `trace` and reusing its buffers: once `trace` has held a trace at
+// least this large, nothing is allocated. trace.tokens is left as it is (the numbers do not need
+// it). q, k and v must not point into `trace`.
+// Precondition: T and d within Limits (check_trace_shape) and every value of q, k and v passes
+// check_value (check_values).
+void compute_trace_into(const float* q, const float* k, const float* v, std::size_t T,
+                        std::size_t d, MaskVariant mask, ScaleKind scale, Trace& trace);
+
+// The pieces both of the above and TraceWorkspace are made of.
+// Sizes every buffer of `trace` for T tokens of head_dim d, zero-filled, and sets token_count
+// and head_dim. Capacity is kept: only a buffer that grows past its capacity is reallocated.
+void resize_trace(Trace& trace, std::size_t T, std::size_t d);
+// Steps 1 to 5, the one copy of the arithmetic: every intermediate and the output, from the
+// trace's own q, k, v, mask, mask_fill and scale, into its buffers (resize_trace first).
+void compute_trace_steps(Trace& trace);
+
+// T and d within Limits, as the arguments of a caller who passes them ("t", "d") rather than
+// token names and rows.
+std::optional<InputError> check_trace_shape(std::size_t token_count, std::size_t head_dim);
+
+// The trace for callers with their own buffers (the wasm module's tracers): q, k and v are
+// written straight into the trace, checked as validate_input checks them, and every intermediate
+// is computed in place. Once prepared, runs allocate nothing and no buffer moves.
+class TraceWorkspace {
+ public:
+  // Checks the shape (errors name "t" or "d") and sizes every buffer of the trace for it. The
+  // addresses of the trace's buffers stay fixed until the next prepare() of a larger shape.
+  std::optional<InputError> prepare(std::size_t token_count, std::size_t head_dim);
+
+  // Where the caller writes q, k and v after prepare(): [T][d] each, row-major.
+  float* q() { return trace_.q.values.data(); }
+  float* k() { return trace_.k.values.data(); }
+  float* v() { return trace_.v.values.data(); }
+
+  // After prepare() and q, k, v written: checks every value (finite, within
+  // Limits::max_abs_value; errors name "q[row][col]") before any arithmetic, then computes the
+  // trace (compute_trace_steps). On an error the trace's numbers are left unspecified.
+  std::optional<InputError> run(MaskVariant mask, ScaleKind scale);
+
+  const Trace& trace() const { return trace_; }
+
+ private:
+  Trace trace_;
+};
 
 }  // namespace attn
