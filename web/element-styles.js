@@ -161,29 +161,40 @@ svg.arrows .token.focus { fill: var(--accent); }
 .computing { color: var(--muted); font-style: italic; }
 `;
 
-const sheets = new WeakMap();
+/**
+ * A function that gives a shadow root `css`: one CSSStyleSheet per document, adopted by every
+ * shadow root in it, either as the root's only sheet (`first`) or after the sheets it already
+ * has. Where constructable stylesheets are missing (older browsers), a <style> element is the
+ * fallback, put first or last alike; it would need `style-src 'unsafe-inline'`, which is why it
+ * is only the fallback.
+ * @param {string} css
+ * @param {{first?: boolean}} [options]
+ * @returns {(root: ShadowRoot) => void}
+ */
+export function styleAdopter(css, { first = false } = {}) {
+  const sheets = new WeakMap();
+  return (root) => {
+    const doc = root.ownerDocument;
+    const view = doc.defaultView ?? globalThis;
+    if ('adoptedStyleSheets' in root && typeof view.CSSStyleSheet === 'function') {
+      let sheet = sheets.get(doc);
+      if (!sheet) {
+        sheet = new view.CSSStyleSheet();
+        sheet.replaceSync(css);
+        sheets.set(doc, sheet);
+      }
+      root.adoptedStyleSheets = first ? [sheet] : [...root.adoptedStyleSheets, sheet];
+      return;
+    }
+    const style = doc.createElement('style');
+    style.textContent = css;
+    if (first) root.prepend(style);
+    else root.append(style);
+  };
+}
 
 /**
- * Gives `root` the elements' stylesheet: one CSSStyleSheet per document, adopted by every
- * shadow root in it. Where constructable stylesheets are missing (older browsers), a <style>
- * element is the fallback; it would need `style-src 'unsafe-inline'`, which is why it is only
- * the fallback.
- * @param {ShadowRoot} root
+ * Gives `root` the elements' stylesheet, as its first sheet.
+ * @type {(root: ShadowRoot) => void}
  */
-export function adoptStyles(root) {
-  const doc = root.ownerDocument;
-  const view = doc.defaultView ?? globalThis;
-  if ('adoptedStyleSheets' in root && typeof view.CSSStyleSheet === 'function') {
-    let sheet = sheets.get(doc);
-    if (!sheet) {
-      sheet = new view.CSSStyleSheet();
-      sheet.replaceSync(CSS);
-      sheets.set(doc, sheet);
-    }
-    root.adoptedStyleSheets = [sheet];
-    return;
-  }
-  const style = doc.createElement('style');
-  style.textContent = CSS;
-  root.prepend(style);
-}
+export const adoptStyles = styleAdopter(CSS, { first: true });

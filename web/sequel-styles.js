@@ -3,6 +3,8 @@
 // the cells that show a working, number fields in the controls. Colours come from the same
 // --attention-* custom properties, so a host page themes both alike (dark mode included).
 
+import { styleAdopter } from './element-styles.js';
+
 const CSS = `
 .intro { margin: 0 0 0.9em; }
 .note { color: var(--muted); font-size: 0.9em; }
@@ -74,27 +76,9 @@ a { color: var(--accent); overflow-wrap: anywhere; }
 a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 `;
 
-const sheets = new WeakMap();
-
 /**
- * Adds the sequel's sheet to `root`'s adopted stylesheets (after the shared one), or, where
- * constructable stylesheets are missing, a <style> element.
- * @param {ShadowRoot} root
+ * Adds the sequel's sheet to a shadow root's adopted stylesheets (after the shared one), or,
+ * where constructable stylesheets are missing, a <style> element.
+ * @type {(root: ShadowRoot) => void}
  */
-export function adoptSequelStyles(root) {
-  const doc = root.ownerDocument;
-  const view = doc.defaultView ?? globalThis;
-  if ('adoptedStyleSheets' in root && typeof view.CSSStyleSheet === 'function') {
-    let sheet = sheets.get(doc);
-    if (!sheet) {
-      sheet = new view.CSSStyleSheet();
-      sheet.replaceSync(CSS);
-      sheets.set(doc, sheet);
-    }
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-    return;
-  }
-  const style = doc.createElement('style');
-  style.textContent = CSS;
-  root.append(style);
-}
+export const adoptSequelStyles = styleAdopter(CSS);

@@ -6,7 +6,7 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** The light theme's colours (style.css), which exported files always use. */
+/** The light theme's colours (base.css, style.css), which exported files always use. */
 export const EXPORT_PALETTE = Object.freeze({
   paper: '#ffffff',
   text: '#1d2330',

@@ -58,9 +58,13 @@ describe('the grid as SVG', () => {
     assert.match(leaky, /<g class="cell zeroed" data-row="0" data-col="1">\n<rect [^>]*fill="#9fc1e6"\/>\n<rect [^>]*fill="url\(#zero-hatch\)"\/>/u);
   });
 
-  it('uses the light theme\'s colours of the page (site/style.css), so a file looks like the page', async () => {
-    const css = await readFile(new URL('../../site/style.css', import.meta.url), 'utf8');
-    const light = css.slice(css.indexOf(':root {'), css.indexOf('@media (prefers-color-scheme: dark)'));
+  it('uses the light theme\'s colours of the page (site/base.css, site/style.css), so a file looks like the page', async () => {
+    // The light tokens: the shared ones in base.css, the walkthrough's shading in style.css.
+    const lightTokens = async (file) => {
+      const css = await readFile(new URL(`../../site/${file}`, import.meta.url), 'utf8');
+      return css.slice(css.indexOf(':root {'), css.indexOf('@media (prefers-color-scheme: dark)'));
+    };
+    const light = (await lightTokens('base.css')) + (await lightTokens('style.css'));
     const variable = (name) => new RegExp(`--${name}: (#[0-9a-f]{6});`, 'u').exec(light)?.[1];
     assert.deepEqual(EXPORT_PALETTE.shades, [0, 1, 2, 3, 4].map((n) => variable(`shade-${n}`)));
     assert.deepEqual(EXPORT_PALETTE.shadeText, [0, 1, 2, 3, 4].map((n) => variable(`shade-${n}-text`)));
