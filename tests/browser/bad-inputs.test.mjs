@@ -6,10 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, launchBrowser, readTable } from './browser-harness.mjs';
+import { readTable } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertTable, openHostPage, readMessage, readShadowTable, referenceAttention,
-  requireBuiltSite, startHostServer, waitForElements,
+  startBrowserAndHost, stopBrowserAndHost, waitForElements,
 } from './embed-harness.mjs';
 import { headF64 } from '../support/attention-f64.mjs';
 import { BAD_INPUTS, CELL_BASE, attributeCase, checkTrace, rootOf } from '../support/bad-inputs.mjs';
@@ -22,16 +22,8 @@ const PAGE_MAX = 16;            // its most tokens and largest head_dim
 let browser;
 let server;
 
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startHostServer({ csp: PAGE_CSP });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server } = await startBrowserAndHost()));
+after(() => stopBrowserAndHost(browser, server));
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 const hashOf = (attributes, extra = {}) => Object.entries({ ...attributes, ...extra })

@@ -6,10 +6,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, launchBrowser } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertTable, openHostPage, readMessage, readShadowTable, referenceAttention,
-  requireBuiltSite, startHostServer, waitForElements,
+  startBrowserAndHost, stopBrowserAndHost, waitForElements,
 } from './embed-harness.mjs';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
@@ -39,16 +38,8 @@ const CASES = [
 let browser;
 let server;
 
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startHostServer({ csp: PAGE_CSP });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server } = await startBrowserAndHost()));
+after(() => stopBrowserAndHost(browser, server));
 
 describe('bad attributes', { timeout: TEST_TIMEOUT }, () => {
   let opened;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { SITE_ROOT, startStaticServer } from './browser-harness.mjs';
+import { PAGE_CSP, SITE_ROOT, launchBrowser, startStaticServer } from './browser-harness.mjs';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** The assembled site: build/site, or the folder ATTN_SITE_DIR names (as for tests/web). */
@@ -104,6 +104,38 @@ export async function waitForElements(target) {
       return el.trace !== null && !root.querySelector('.computing');
     });
   }, undefined, { timeout: 30_000 });
+}
+
+/**
+ * What most browser test files start with: the built site checked, Chromium launched and the
+ * host server started (under the pages' strict CSP unless `options` say otherwise).
+ * @returns {Promise<{browser: import('playwright-core').Browser, server: object}>}
+ */
+export async function startBrowserAndHost(options = { csp: PAGE_CSP }) {
+  requireBuiltSite();
+  return { browser: await launchBrowser(), server: await startHostServer(options) };
+}
+
+/** And what they end with. */
+export async function stopBrowserAndHost(browser, server) {
+  await browser?.close();
+  await server?.close();
+}
+
+/**
+ * Waits until a site page has done its work: the walkthrough's status, or every element's
+ * outcome; then scrolls to the end so that everything lazy has loaded.
+ * @param {import('playwright-core').Page} page
+ */
+export async function settlePage(page) {
+  await page.waitForLoadState('load');
+  if (await page.locator('#load-status').count()) {
+    await page.waitForFunction(() => document.getElementById('load-status').classList.contains('done'), undefined, { timeout: 30_000 });
+  }
+  const hasElements = await page.evaluate(() => [...document.querySelectorAll('*')].some((el) => el.localName.startsWith('attention-')));
+  if (hasElements) await waitForElements(page);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForLoadState('networkidle');
 }
 
 /**

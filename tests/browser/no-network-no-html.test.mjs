@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, launchBrowser } from './browser-harness.mjs';
-import { SITE, TEST_TIMEOUT, openHostPage, requireBuiltSite, startHostServer, waitForElements } from './embed-harness.mjs';
+import {
+  SITE, TEST_TIMEOUT, openHostPage, settlePage, startBrowserAndHost, stopBrowserAndHost,
+  waitForElements,
+} from './embed-harness.mjs';
 import { MARKUP } from '../support/bad-inputs.mjs';
 
 const PAGES = ['index.html', 'sequel.html', 'embed.html', 'example-article.html', 'authors.html'];
@@ -21,28 +23,8 @@ const ALL_STEPS = 'q,k,v,scores,scaled,masked,softmax,weights,mix,out,grid,arrow
 let browser;
 let server;
 
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startHostServer({ csp: PAGE_CSP });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-// Waits until a page has done its work: the walkthrough's status, or every element's outcome.
-async function settle(page) {
-  await page.waitForLoadState('load');
-  if (await page.locator('#load-status').count()) {
-    await page.waitForFunction(() => document.getElementById('load-status').classList.contains('done'), undefined, { timeout: 30_000 });
-  }
-  const hasElements = await page.evaluate(() => [...document.querySelectorAll('*')].some((el) => el.localName.startsWith('attention-')));
-  if (hasElements) await waitForElements(page);
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await page.waitForLoadState('networkidle');
-}
+before(async () => ({ browser, server } = await startBrowserAndHost()));
+after(() => stopBrowserAndHost(browser, server));
 
 describe('no network: only the site\u2019s own files are requested', { timeout: TEST_TIMEOUT }, () => {
   for (const name of PAGES) {
@@ -67,7 +49,7 @@ describe('no network: only the site\u2019s own files are requested', { timeout: 
       page.on('pageerror', (error) => errors.push(error.message));
       try {
         await page.goto(new URL(name, siteBase).href);
-        await settle(page);
+        await settlePage(page);
         assert.deepEqual(refused, [], `${name} asked for something that is not one of the site's files`);
         assert.ok(allowed.some((p) => p.endsWith('.wasm')), `${name}: the core was loaded (${allowed.join(', ')})`);
         assert.deepEqual(errors, []);

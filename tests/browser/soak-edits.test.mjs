@@ -7,8 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { PAGE_CSP, launchBrowser } from './browser-harness.mjs';
-import { openHostPage, requireBuiltSite, startHostServer, waitForElements } from './embed-harness.mjs';
+import { openHostPage, startBrowserAndHost, stopBrowserAndHost, waitForElements } from './embed-harness.mjs';
 import { checkTrace } from '../support/bad-inputs.mjs';
 
 const EDITS = Number(process.env.ATTN_SOAK_EDITS ?? 1000);
@@ -20,16 +19,8 @@ const TYPED = ['0.5', '-1.25', '3', '1e6', '-0', '0.001', 'abc', '1e16', '2,5', 
 let browser;
 let server;
 
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startHostServer({ csp: PAGE_CSP });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server } = await startBrowserAndHost()));
+after(() => stopBrowserAndHost(browser, server));
 
 function countNodes(page) {
   return page.evaluate(() => {
