@@ -4,11 +4,9 @@
 
 import { createAttention } from '../build/site/attention-explainer.js';
 import * as ort from '../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs';
-import { isSelected } from './options.mjs';
-import { ourContenders } from './ours.mjs';
+import { selectContenders } from './contenders.mjs';
 import { measurePeak } from './peak.mjs';
 import { onnxruntimeContenders } from './peers/onnxruntime.mjs';
-import { plainJsContender, PLAIN_JS_ID } from './peers/plain-js.mjs';
 import { tfjsContenders } from './peers/tfjs.mjs';
 import { runBenchmark } from './suite.mjs';
 
@@ -35,24 +33,8 @@ function loadOnnxruntime() {
 
 window.runBenchmark = async (options = {}) => {
   const { only } = options;
-  const notes = [];
-  const ours = await ourContenders(createAttention, {
-    kernels: (name) => isSelected(only, `ours:${name}`) || isSelected(only, 'ours-default'),
-    scalarBuild: isSelected(only, 'ours-scalar-build'),
-  });
-  notes.push(...ours.notes);
-  const peers = [];
-  for (const [prefix, load] of [['ort', loadOnnxruntime], ['tfjs', loadTfjs]]) {
-    if (only && !only.some((o) => o.startsWith(prefix) || prefix.startsWith(o))) continue;
-    try {
-      peers.push(...(await load()).filter((c) => isSelected(only, c.id)));
-    } catch (error) {
-      notes.push(`${prefix} was not measured: ${error.message}`);
-      log(`${prefix} was not measured: ${error.message}`);
-    }
-  }
-  if (isSelected(only, PLAIN_JS_ID)) peers.push(plainJsContender());
-  const contenders = [...ours.contenders.filter((c) => isSelected(only, c.id) || c.id === 'ours-default'), ...peers];
+  const { ours, peers, contenders, notes } = await selectContenders(
+    createAttention, [['ort', loadOnnxruntime], ['tfjs', loadTfjs]], { only, log });
   const chrome = navigator.userAgent.match(/(?:HeadlessChrome|Chrome|Chromium)\/([\d.]+)/);
   return runBenchmark({
     ...options,

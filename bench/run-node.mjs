@@ -14,10 +14,8 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { runFromCommandLine } from './command-line.mjs';
-import { isSelected } from './options.mjs';
-import { ourContenders } from './ours.mjs';
+import { selectContenders } from './contenders.mjs';
 import { measurePeak } from './peak.mjs';
-import { plainJsContender, PLAIN_JS_ID } from './peers/plain-js.mjs';
 import { runBenchmark } from './suite.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,28 +61,10 @@ async function loadTfjs() {
  */
 export async function runNodeBenchmark(options = {}) {
   const { only, log = (line) => console.error(line) } = options;
-  const notes = [];
   const siteModule = pathToFileURL(path.join(ROOT, 'build/site/attention-explainer.js')).href;
   const { createAttention } = await import(siteModule);
-  const ours = await ourContenders(createAttention, {
-    kernels: (name) => isSelected(only, `ours:${name}`) || isSelected(only, 'ours-default'),
-    scalarBuild: isSelected(only, 'ours-scalar-build'),
-  });
-  notes.push(...ours.notes);
-  const peers = [];
-  const loaders = [['ort', loadOnnxruntime], ['tfjs', loadTfjs]];
-  for (const [prefix, load] of loaders) {
-    if (!only || only.some((o) => o.startsWith(prefix) || prefix.startsWith(o))) {
-      try {
-        peers.push(...(await load()).filter((c) => isSelected(only, c.id)));
-      } catch (error) {
-        notes.push(`${prefix} was not measured: ${error.message}`);
-        log(`${prefix} was not measured: ${error.message}`);
-      }
-    }
-  }
-  if (isSelected(only, PLAIN_JS_ID)) peers.push(plainJsContender());
-  const contenders = [...ours.contenders.filter((c) => isSelected(only, c.id) || c.id === 'ours-default'), ...peers];
+  const { ours, peers, contenders, notes } = await selectContenders(
+    createAttention, [['ort', loadOnnxruntime], ['tfjs', loadTfjs]], { only, log });
   const cpus = os.cpus();
   const loadBefore = os.loadavg();
   const doc = await runBenchmark({
