@@ -206,7 +206,7 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
   //    the tile's total.
   //    Four running maxima and totals, so that the passes are not one long dependency chain.
   const Reg old_max = V::load(running_max);
-  Reg max_of[4] = {V::load(running_max), V::splat(minus_infinity), V::splat(minus_infinity),
+  Reg max_of[4] = {old_max, V::splat(minus_infinity), V::splat(minus_infinity),
                    V::splat(minus_infinity)};
   for (std::size_t j = 0; j < n; ++j)
     max_of[j % 4] = V::max(max_of[j % 4], V::load(probs + j * block_rows));
