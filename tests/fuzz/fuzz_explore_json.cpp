@@ -15,11 +15,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "attention/explore_json.h"
 #include "attention/json.h"
+#include "fuzz_json_exchange.h"
 #include "fuzz_support.h"
 
 namespace {
@@ -66,12 +66,6 @@ bool too_much_work(int which, const Value& root) {
     return std::min(number_or(root, "rows", 0.0), 65536.0) *
                std::min(number_or(root, "cols", 0.0), 65536.0) > 4096.0;
   return false;
-}
-
-void check_refusal(const attn::InputError& error) {
-  FUZZ_CHECK(!error.path.empty(), error.message);
-  FUZZ_CHECK(error.message.rfind(error.path + ": ", 0) == 0, error.message);
-  FUZZ_CHECK(error.message.find('\n') == std::string::npos, error.message);
 }
 
 // Rows of numbers as float (the precision the core computes in); a lone row is one row.
@@ -122,32 +116,16 @@ void check_random_matrix(const Value& request, const Value& answer) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 1) return 0;
-  const int which = data[0] % 4;
-  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-
-  const attn::json::ParseResult request = attn::json::parse(text);
-  if (request.value && request.value->type == Type::object && too_much_work(which, *request.value))
-    return 0;
-
-  attn::JsonOrError result;
-  switch (which) {
-    case 0: result = attn::softmax_backward_json(text); break;
-    case 1: result = attn::head_dim_study_json(text); break;
-    case 2: result = attn::multi_head_json(text); break;
-    default: result = attn::random_matrix_json(text); break;
-  }
-  if (auto* error = std::get_if<attn::InputError>(&result)) {
-    check_refusal(*error);
-    return 0;
-  }
-  FUZZ_CHECK(request.value.has_value(), "a request json::parse refuses was answered");
-  const std::string& answer_text = std::get<std::string>(result);
-  const attn::json::ParseResult answer = attn::json::parse(answer_text);
-  FUZZ_CHECK(answer.value.has_value(), answer.error + " in " + answer_text.substr(0, 200));
+  static constexpr attn_fuzz::JsonEntryPoint entry_points[] = {
+      attn::softmax_backward_json, attn::head_dim_study_json, attn::multi_head_json,
+      attn::random_matrix_json};
+  const auto exchange = attn_fuzz::exchange_json(data, size, entry_points, too_much_work);
+  if (!exchange) return 0;
+  const std::size_t which = exchange->which;
   if (which == 0 || which == 3)
-    FUZZ_CHECK(answer_text.find("null") == std::string::npos, answer_text.substr(0, 200));
-  if (which == 0) check_softmax_backward(*request.value, *answer.value);
-  if (which == 3) check_random_matrix(*request.value, *answer.value);
+    FUZZ_CHECK(exchange->answer_text.find("null") == std::string::npos,
+               exchange->answer_text.substr(0, 200));
+  if (which == 0) check_softmax_backward(exchange->request, exchange->answer);
+  if (which == 3) check_random_matrix(exchange->request, exchange->answer);
   return 0;
 }

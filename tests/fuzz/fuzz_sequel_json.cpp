@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "attention/json.h"
 #include "attention/sequel_json.h"
+#include "fuzz_json_exchange.h"
 #include "fuzz_support.h"
 
 namespace {
@@ -66,32 +66,11 @@ bool too_much_work(int which, const Value& root) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 1) return 0;
-  const int which = data[0] % 5;
-  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-
-  const attn::json::ParseResult request = attn::json::parse(text);
-  if (request.value && request.value->type == Type::object && too_much_work(which, *request.value))
-    return 0;
-
-  attn::JsonOrError result;
-  switch (which) {
-    case 0: result = attn::grouped_attention_json(text); break;
-    case 1: result = attn::latent_attention_json(text); break;
-    case 2: result = attn::flash_tiles_json(text); break;
-    case 3: result = attn::quantised_cache_json(text); break;
-    default: result = attn::kv_bill_json(text); break;
-  }
-  if (auto* error = std::get_if<attn::InputError>(&result)) {
-    FUZZ_CHECK(!error->path.empty(), error->message);
-    FUZZ_CHECK(error->message.rfind(error->path + ": ", 0) == 0, error->message);
-    FUZZ_CHECK(error->message.find('\n') == std::string::npos, error->message);
-    return 0;
-  }
-  FUZZ_CHECK(request.value.has_value(), "a request json::parse refuses was answered");
-  const std::string& answer_text = std::get<std::string>(result);
-  const attn::json::ParseResult answer = attn::json::parse(answer_text);
-  FUZZ_CHECK(answer.value && answer.value->type == Type::object,
-             answer.error + " in " + answer_text.substr(0, 200));
+  static constexpr attn_fuzz::JsonEntryPoint entry_points[] = {
+      attn::grouped_attention_json, attn::latent_attention_json, attn::flash_tiles_json,
+      attn::quantised_cache_json, attn::kv_bill_json};
+  const auto exchange = attn_fuzz::exchange_json(data, size, entry_points, too_much_work);
+  if (!exchange) return 0;
+  FUZZ_CHECK(exchange->answer.type == Type::object, exchange->answer_text.substr(0, 200));
   return 0;
 }
