@@ -117,17 +117,22 @@ inline void add_outer_product(RegisterBlock<V>& block, const float* column,
 }
 
 // scores[j][0..3] = the block's four (pre-scaled) query rows against key j, for the key_count
-// keys of `key_panels`, rounded up to whole panels (padding keys score 0).
+// keys of `key_panels`, rounded up to whole panels (padding keys score 0). Returns the running
+// max `max_so_far` raised by the scores of the whole panels among keys [0, max_keys): taken
+// while the scores are still in registers, it spares the softmax a pass over them.
 template <class V>
-void score_panels(float* scores, const float* query_panel, const float* key_panels,
-                  std::size_t key_count, std::size_t head_dim) {
+typename V::Reg score_panels(float* scores, const float* query_panel, const float* key_panels,
+                             std::size_t key_count, std::size_t head_dim, std::size_t max_keys,
+                             typename V::Reg max_so_far) {
   for (std::size_t j = 0; j < key_count; j += panel_keys) {
     // Row r, key j + l: low[r] lane l for l < 4, high[r] lane l - 4 above.
     RegisterBlock<V> block;
     for (std::size_t r = 0; r < block_rows; ++r) block.low[r] = block.high[r] = V::zero();
     const float* key = key_panels + j * head_dim;  // panel j / 8 starts at (j / 8) · 8 · d
-    const float* query = query_panel;
-    for (std::size_t c = 0; c < head_dim; ++c, key += panel_keys, query += block_rows)
+    // Walking by pointer to an end pointer: the loop costs the engine two additions and a
+    // compare, not a counter besides.
+    const float* const query_end = query_panel + head_dim * block_rows;
+    for (const float* query = query_panel; query != query_end; query += block_rows, key += panel_keys)
       add_outer_product<V>(block, query, V::load(key), V::load(key + 4));
     // Row-major (one register per row) to key-major (one register per key).
     V::transpose4(block.low[0], block.low[1], block.low[2], block.low[3]);
@@ -137,7 +142,13 @@ void score_panels(float* scores, const float* query_panel, const float* key_pane
       V::store(out + l * block_rows, block.low[l]);
       V::store(out + (4 + l) * block_rows, block.high[l]);
     }
+    if (j + panel_keys <= max_keys)
+      max_so_far = V::max(max_so_far, V::max(V::max(V::max(block.low[0], block.low[1]),
+                                                    V::max(block.low[2], block.low[3])),
+                                             V::max(V::max(block.high[0], block.high[1]),
+                                                    V::max(block.high[2], block.high[3]))));
   }
+  return max_so_far;
 }
 
 // out_block[r][c..c+8) = out_block[r][c..c+8) · rescale[r] + Σ_j probs[j][r] · v_j[c..c+8)
@@ -152,8 +163,8 @@ void mix_eight_columns(float* out_block, const float* probs, const float* v_rows
     block.high[r] = V::mul(V::load(row + 4), V::splat(rescale[r]));
   }
   const float* value = v_rows + c;
-  const float* p = probs;
-  for (std::size_t j = 0; j < key_count; ++j, value += head_dim, p += block_rows)
+  const float* const probs_end = probs + key_count * block_rows;
+  for (const float* p = probs; p != probs_end; p += block_rows, value += head_dim)
     add_outer_product<V>(block, p, V::load(value), V::load(value + 4));
   for (std::size_t r = 0; r < block_rows; ++r) {
     float* row = out_block + r * head_dim + c;
@@ -191,8 +202,11 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
   using Reg = typename V::Reg;
   constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
 
-  // 1. Scores of this tile, key-major.
-  score_panels<V>(probs, query_panel, key_panels, n, d);
+  // 1. Scores of this tile, key-major, and the max of those every row of the block may see
+  //    (under the causal mask, keys up to the block's first row; never the padding).
+  const std::size_t seen_by_all = mask == MaskKind::causal ? std::min(n, i0 + 1 - std::min(i0 + 1, j0)) : n;
+  const Reg old_max = V::load(running_max);
+  Reg new_max = score_panels<V>(probs, query_panel, key_panels, n, d, seen_by_all, old_max);
 
   // 2. Inside the diagonal block, hide from row r the keys after i0 + r.
   const std::size_t first_hidden = std::max(j0, i0 + 1);
@@ -202,29 +216,26 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
       for (std::size_t r = 0; r < block_rows; ++r)
         if (key > i0 + r) probs[(key - j0) * block_rows + r] = minus_infinity;
 
-  // 3. Online softmax: the new running max, the rescale of what came before, e^(s - max) and
-  //    the tile's total.
-  //    Four running maxima and totals, so that the passes are not one long dependency chain.
-  const Reg old_max = V::load(running_max);
-  Reg max_of[4] = {old_max, V::splat(minus_infinity), V::splat(minus_infinity),
-                   V::splat(minus_infinity)};
-  for (std::size_t j = 0; j < n; ++j)
-    max_of[j % 4] = V::max(max_of[j % 4], V::load(probs + j * block_rows));
-  const Reg new_max = V::max(V::max(max_of[0], max_of[1]), V::max(max_of[2], max_of[3]));
+  // 3. Online softmax: the new running max (the keys the panels left out), the rescale of
+  //    what came before, e^(s - max) and the tile's total.
+  for (std::size_t j = seen_by_all / panel_keys * panel_keys; j < n; ++j)
+    new_max = V::max(new_max, V::load(probs + j * block_rows));
   const Reg rescale = exp_nonpositive<V>(V::sub(old_max, new_max));
   V::store(running_max, new_max);
+  Reg tile_total = V::zero();
   for (std::size_t j = 0; j < n; ++j) {
     float* p = probs + j * block_rows;
-    V::store(p, exp_nonpositive<V>(V::sub(V::load(p), new_max)));
+    const Reg e = exp_nonpositive<V>(V::sub(V::load(p), new_max));
+    V::store(p, e);
+    tile_total = V::add(tile_total, e);
   }
-  if (has_hidden)  // e^-inf is clamped inside exp_nonpositive; hidden keys get exactly 0
+  // e^-inf is clamped inside exp_nonpositive to about 2e-38: hidden keys get exactly 0 here.
+  // The total keeps their few 2e-38s, which vanish next to it (it ends at least 1: the key
+  // that holds the row's max adds e^0).
+  if (has_hidden)
     for (std::size_t key = first_hidden; key < j0 + n; ++key)
       for (std::size_t r = 0; r < block_rows; ++r)
         if (key > i0 + r) probs[(key - j0) * block_rows + r] = 0.0f;
-  Reg total_of[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
-  for (std::size_t j = 0; j < n; ++j)
-    total_of[j % 4] = V::add(total_of[j % 4], V::load(probs + j * block_rows));
-  const Reg tile_total = V::add(V::add(total_of[0], total_of[1]), V::add(total_of[2], total_of[3]));
   V::store(running_total, V::mul_add(tile_total, V::load(running_total), rescale));
 
   // 4. The block's output rows: rescale, then add this tile's probability × value rows.
