@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace attn {
@@ -79,19 +81,29 @@ std::string element_path(std::string_view field, std::size_t row, std::size_t co
 constexpr float float_limit = static_cast<float>(Limits::max_abs_value);
 static_assert(static_cast<double>(float_limit) <= Limits::max_abs_value);
 
+// |x| as its bit pattern: for floats without sign, the patterns order like the values, and
+// every NaN's pattern lies above infinity's, so |x| <= limit exactly when
+// magnitude_bits(x) <= magnitude_bits(limit), NaN included.
+std::uint32_t magnitude_bits(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits & 0x7fffffffu;
+}
+
 // The index of the first value in [first, n) that is NaN, infinite or beyond the limit, or n.
-// One flag per chunk of values (a loop the compiler vectorises) keeps the common case, every
-// value fine, at a fraction of a cycle per value; only a chunk with a bad value is searched.
+// The largest magnitude of a chunk of values (an unsigned max, one vector instruction per four
+// values once the compiler vectorises the loop) keeps the common case, every value fine, at a
+// fraction of a cycle per value; only a chunk with a bad value is searched.
 std::size_t first_out_of_range(const float* values, std::size_t first, std::size_t n) {
   constexpr std::size_t chunk = 1024;
+  const std::uint32_t limit_bits = magnitude_bits(float_limit);
   for (std::size_t start = first; start < n; start += chunk) {
     const std::size_t end = std::min(n, start + chunk);
-    unsigned out_of_range = 0;
-    for (std::size_t e = start; e < end; ++e)
-      out_of_range |= static_cast<unsigned>(!(std::fabs(values[e]) <= float_limit));
-    if (out_of_range)
+    std::uint32_t largest = 0;
+    for (std::size_t e = start; e < end; ++e) largest = std::max(largest, magnitude_bits(values[e]));
+    if (largest > limit_bits)
       for (std::size_t e = start; e < end; ++e)
-        if (!(std::fabs(values[e]) <= float_limit)) return e;
+        if (magnitude_bits(values[e]) > limit_bits) return e;
   }
   return n;
 }
