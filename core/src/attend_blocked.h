@@ -26,7 +26,7 @@
 // With tile_keys = 0 the whole visible row is one tile, the keys and values are packed once
 // for the whole call, and step 3 is a plain softmax. With a tile size (FlashAttention's
 // schedule) every group packs each tile of keys and values once and all its blocks share them
-// while they are in cache; the scratch memory then stays about 2·64·d + 136·d floats however
+// while they are in cache; the scratch memory then stays about 4·64·d floats however
 // long the sequence is. The query rows are packed first, so `out` may alias `q`.
 #pragma once
 
