@@ -171,7 +171,9 @@ TEST_CASE("kernel registry: the default kernel fits the shape", "[kernels]") {
   };
   CHECK(ends_with(name_of(2, 4), "_1x4"));         // tiny T: one row at a time
   CHECK(ends_with(name_of(256, 64), "_4x8"));      // register-blocked
-  CHECK(ends_with(name_of(8192, 64), "_tiled64")); // long sequences: tiled online softmax
+  CHECK(ends_with(name_of(8192, 64), "_4x8"));     // packed keys and values: 4 MiB
+  CHECK(ends_with(name_of(16384, 64), "_tiled64"));  // from T·d = 2^20: tiled online softmax
+  CHECK(ends_with(name_of(8192, 128), "_tiled64"));
   CHECK(ends_with(name_of(256, 6), "_1x4"));       // head_dim not a multiple of 4
   for (std::size_t T : {1u, 3u, 8u, 100u, 5000u})
     for (std::size_t d : {1u, 3u, 4u, 6u, 64u, 128u}) {
