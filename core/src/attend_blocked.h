@@ -106,7 +106,8 @@ void pack_value_panels(float* panels, const float* v, std::size_t first, std::si
   }
   if (c < head_dim) {
     float* panel = panels + c * key_capacity;
-    for (std::size_t j = first; j < end; ++j) V::store(panel + j * 4, V::load(v + j * head_dim + c));
+    for (std::size_t j = first; j < end; ++j)
+      V::store(panel + j * 4, V::load(v + j * head_dim + c));
   }
 }
 
@@ -172,7 +173,8 @@ typename V::Reg score_panels(float* scores, const float* query_panel, const floa
     // Walking by pointer to an end pointer: the loop costs the engine two additions and a
     // compare, not a counter besides.
     const float* const query_end = query_panel + head_dim * block_rows;
-    for (const float* query = query_panel; query != query_end; query += block_rows, key += panel_keys)
+    for (const float* query = query_panel; query != query_end;
+         query += block_rows, key += panel_keys)
       add_outer_product<V>(block, query, V::load(key), V::load(key + 4));
     // Row-major (one register per row) to key-major (one register per key).
     V::transpose4(block.low[0], block.low[1], block.low[2], block.low[3]);
@@ -245,7 +247,8 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
 
   // 1. Scores of this tile, key-major, and the max of those every row of the block may see
   //    (under the causal mask, keys up to the block's first row; never the padding).
-  const std::size_t seen_by_all = mask == MaskKind::causal ? std::min(n, i0 + 1 - std::min(i0 + 1, j0)) : n;
+  const std::size_t seen_by_all =
+      mask == MaskKind::causal ? std::min(n, i0 + 1 - std::min(i0 + 1, j0)) : n;
   const Reg old_max = V::load(running_max);
   Reg new_max = score_panels<V>(probs, query_panel, key_panels, n, d, seen_by_all, old_max);
 
@@ -285,7 +288,8 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
   std::size_t c = 0;
   for (; c + 8 <= d; c += 8)
     mix_eight_columns<V>(out_block, probs, value_panels + c * key_capacity, n, d, c, rescale_rows);
-  if (c < d) mix_four_columns<V>(out_block, probs, value_panels + c * key_capacity, n, d, c, rescale_rows);
+  if (c < d)
+    mix_four_columns<V>(out_block, probs, value_panels + c * key_capacity, n, d, c, rescale_rows);
 }
 
 // Precondition: blocked_supports(token_count, head_dim); scratch holds

@@ -100,7 +100,8 @@ std::size_t first_out_of_range(const float* values, std::size_t first, std::size
   for (std::size_t start = first; start < n; start += chunk) {
     const std::size_t end = std::min(n, start + chunk);
     std::uint32_t largest = 0;
-    for (std::size_t e = start; e < end; ++e) largest = std::max(largest, magnitude_bits(values[e]));
+    for (std::size_t e = start; e < end; ++e)
+      largest = std::max(largest, magnitude_bits(values[e]));
     if (largest > limit_bits)
       for (std::size_t e = start; e < end; ++e)
         if (magnitude_bits(values[e]) > limit_bits) return e;
