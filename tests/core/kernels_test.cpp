@@ -11,10 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "attend_blocked.h"
 #include "attention/attention_input.h"
 #include "attention/kernels.h"
 #include "attention/trace.h"
+#include "attention/vec/f32x4_scalar.h"
 #include "reference_f64.h"
+#include "simd_backend.h"
 #include "test_inputs.h"
 
 namespace {
@@ -172,8 +175,8 @@ TEST_CASE("kernel registry: the default kernel fits the shape", "[kernels]") {
   CHECK(ends_with(name_of(2, 4), "_1x4"));         // tiny T: one row at a time
   CHECK(ends_with(name_of(256, 64), "_4x8"));      // register-blocked
   CHECK(ends_with(name_of(8192, 64), "_4x8"));     // packed keys and values: 4 MiB
-  CHECK(ends_with(name_of(16384, 64), "_tiled64"));  // from T·d = 2^20: tiled online softmax
-  CHECK(ends_with(name_of(8192, 128), "_tiled64"));
+  CHECK(ends_with(name_of(16384, 64), "_tiled256"));  // from T·d = 2^20: tiled online softmax
+  CHECK(ends_with(name_of(8192, 128), "_tiled256"));
   CHECK(ends_with(name_of(256, 6), "_1x4"));       // head_dim not a multiple of 4
   for (std::size_t T : {1u, 3u, 8u, 100u, 5000u})
     for (std::size_t d : {1u, 3u, 4u, 6u, 64u, 128u}) {
@@ -215,20 +218,68 @@ TEST_CASE("kernels: agree with float64 and the trace over sizes around the vecto
   }
 }
 
-TEST_CASE("kernels: sequences around the 4-row block, the 64-row group and the 64-key tile",
+TEST_CASE("kernels: sequences around the 4-row block, the 256-row group and the 256-key tile",
           "[kernels]") {
-  // T at, below and above multiples of the block (4), the query group and the key tile (64),
-  // past the trace's 64-token limit: kernels have no such limit. (Sizes around the 8-key
-  // panel are in the test above.) head_dim 64 and 128 as in real models, and
-  // 12 (an odd multiple of 4: the 4-column tail of the output).
+  // T at, below and above multiples of the block (4), the query group and the key tile (256
+  // each in the registered kernels), past the trace's 64-token limit: kernels have no such
+  // limit. (Sizes around the 8-key panel are in the test above; small groups and tiles below.)
+  // head_dim 12 (an odd multiple of 4: the 4-column tail of the output), and 64 and 128 as in
+  // real models at one size each, to keep the float64 references small.
   std::uint32_t seed = 5000;
   for (const attn::KernelInfo& kernel : attn::kernel_registry())
-    for (std::size_t T : {63u, 64u, 65u, 127u, 128u, 129u, 130u})
+    for (std::size_t T : {127u, 128u, 129u, 255u, 256u, 257u, 511u, 513u})
       for (std::size_t d : {12u, 64u, 128u})
         for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
-          if (d == 128 && T != 129) continue;  // keep the run short; d = 128 once past a tile
+          if ((d == 64 && T != 257) || (d == 128 && T != 129)) continue;
           compare(kernel, attn_test::random_input(T, d, mask, ++seed));
         }
+}
+
+namespace {
+
+// The blocked kernel with a small schedule, so that many query groups and key tiles (and
+// tiles that are not a multiple of the 8-key panel) meet at small T.
+template <class V, std::size_t Group, std::size_t Tile>
+void small_schedule_kernel(float* out, const float* q, const float* k, const float* v,
+                           std::size_t token_count, std::size_t head_dim, attn::MaskKind mask,
+                           float* scratch) {
+  attn::detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch,
+                                  {Group, Tile});
+}
+
+template <std::size_t Group, std::size_t Tile>
+std::size_t small_schedule_scratch(std::size_t token_count, std::size_t head_dim) {
+  return attn::detail::blocked_scratch_floats(token_count, head_dim, {Group, Tile});
+}
+
+template <class V, std::size_t Group, std::size_t Tile>
+attn::KernelInfo small_schedule(const char* name) {
+  return {name, V::isa, V::width, Tile, &attn::detail::blocked_supports,
+          &small_schedule_scratch<Group, Tile>, &small_schedule_kernel<V, Group, Tile>};
+}
+
+template <class V>
+void check_small_schedules(std::uint32_t seed) {
+  const attn::KernelInfo kernels[] = {
+      small_schedule<V, 8, 0>("8-row groups, untiled"),
+      small_schedule<V, 8, 8>("8-row groups, 8-key tiles"),
+      small_schedule<V, 8, 12>("8-row groups, 12-key tiles"),
+      small_schedule<V, 16, 24>("16-row groups, 24-key tiles"),
+  };
+  for (const attn::KernelInfo& kernel : kernels)
+    for (std::size_t T : {1u, 5u, 8u, 9u, 12u, 16u, 17u, 23u, 24u, 25u, 40u, 47u})
+      for (std::size_t d : {4u, 12u})
+        for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none})
+          CHECK(compare(kernel, attn_test::random_input(T, d, mask, ++seed)));
+}
+
+}  // namespace
+
+TEST_CASE("kernels: the blocked kernel over small query groups and key tiles", "[kernels]") {
+  check_small_schedules<attn::vec::ScalarF32x4>(7000);
+#if defined(ATTN_SIMD_BACKEND)
+  check_small_schedules<attn::ATTN_SIMD_BACKEND>(8000);
+#endif
 }
 
 TEST_CASE("kernels: the output may overwrite the queries in place", "[kernels]") {

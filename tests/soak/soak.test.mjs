@@ -28,7 +28,7 @@ const calls = Number(process.env.ATTN_SOAK_CALLS ?? 100_000);
 const warmUpCalls = Math.min(1000, calls);
 
 const runLimits = { tokens: 8, headDim: 8 };      // run() serialises the whole trace: small shapes
-const attendLimits = { tokens: 96, headDim: 64 };  // attend(): past the 64-key tile
+const attendLimits = { tokens: 96, headDim: 64 };  // attend(): past run()'s 64-token limit
 
 // Mulberry32: a small seeded generator, so every run makes the same calls.
 function generator(seed) {

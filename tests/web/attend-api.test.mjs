@@ -67,7 +67,7 @@ describe('attend() as a caller meets it', () => {
     assert.match(attention.defaultKernel(2, 64), /_1x4$/);
     assert.match(attention.defaultKernel(256, 64), /_4x8$/);
     assert.match(attention.defaultKernel(8192, 64), /_4x8$/);
-    assert.match(attention.defaultKernel(16384, 64), /_tiled64$/);  // from t·d = 2^20 on
+    assert.match(attention.defaultKernel(16384, 64), /_tiled256$/);  // from t·d = 2^20 on
     const input = inputs(70, 64, 5);
     assertClose(attention.attend(input), attendF64(input.q, input.k, input.v, 70, 64, 'causal'), 'default');
   });

@@ -21,7 +21,7 @@ using AttendFn = void (*)(float* out, const float* q, const float* k, const floa
 struct KernelInfo {
   const char* name;          // op__isa_tile: "attend__sse2_1x4" (one query row, 4-float
                              // vectors), "attend__sse2_4x8" (4 query rows × 8 output columns),
-                             // "attend__sse2_4x8_tiled64" (online softmax over 64-key tiles)
+                             // "attend__sse2_4x8_tiled256" (online softmax over 256-key tiles)
   const char* isa;           // "scalar", "sse2", "neon", "wasm-simd128"
   std::size_t vector_width;  // floats per vector register of the backend
   std::size_t tile_keys;     // keys per softmax tile; 0 when a whole row is one tile
