@@ -56,3 +56,25 @@ export function gridValues(seed, rows, cols, { min = -1, max = 1, decimals = 1 }
     return (lowest + index) / p;
   }));
 }
+
+// Deterministic values in [-2, 2) on the float32 grid, from a small linear congruential
+// generator: inputs for the typed-array entry points (attend(), tracers), not the core's
+// generator.
+function seededFloat32Values(length, seed) {
+  const values = new Float32Array(length);
+  let state = seed >>> 0;
+  for (let i = 0; i < length; i += 1) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    values[i] = (state / 2 ** 32) * 4 - 2;
+  }
+  return values;
+}
+
+// q, k and v of t rows of d values each, from seeds seed, seed + 1 and seed + 2.
+export function seededQkv(t, d, seed) {
+  return {
+    q: seededFloat32Values(t * d, seed),
+    k: seededFloat32Values(t * d, seed + 1),
+    v: seededFloat32Values(t * d, seed + 2),
+  };
+}

@@ -4,20 +4,10 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { attendF64 } from '../support/attention-f64.mjs';
+import { seededQkv } from '../support/seeded-random.mjs';
 import { importExplainer } from '../support/site-module.mjs';
 
 const { createAttention } = await importExplainer();
-
-// Deterministic values in [-2, 2).
-function seededValues(length, seed) {
-  const values = new Float32Array(length);
-  let state = seed >>> 0;
-  for (let i = 0; i < length; i += 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    values[i] = (state / 2 ** 32) * 4 - 2;
-  }
-  return values;
-}
 
 function assertClose(actual, expected, what) {
   assert.equal(actual.length, expected.length, what);
@@ -30,7 +20,7 @@ function assertClose(actual, expected, what) {
 }
 
 function inputs(t, d, seed) {
-  return { q: seededValues(t * d, seed), k: seededValues(t * d, seed + 1), v: seededValues(t * d, seed + 2), t, d };
+  return { ...seededQkv(t, d, seed), t, d };
 }
 
 for (const build of ['simd', 'scalar']) {

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { assertThrowsNaming } from '../support/assertions.mjs';
 import { headF64 } from '../support/attention-f64.mjs';
 import { checkTracerTrace } from '../support/bad-inputs.mjs';
+import { seededQkv } from '../support/seeded-random.mjs';
 import { importExplainer, modulePath } from '../support/site-module.mjs';
 import { TRACE_ARRAYS, assertSameAsRun, nest, snapshot } from '../support/tracer.mjs';
 
@@ -21,21 +22,6 @@ const SHAPES = [[1, 1], [2, 4], [3, 7], [4, 4], [4, 64], [8, 16], [17, 5], [64, 
 const f32 = Math.fround;
 const U = 2 ** -24;  // float32's unit roundoff
 const TINY = 2 ** -148;  // two of float32's smallest denormals
-
-// Deterministic values in [-2, 2), on the float32 grid.
-function seededValues(length, seed) {
-  const values = new Float32Array(length);
-  let state = seed >>> 0;
-  for (let i = 0; i < length; i += 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    values[i] = (state / 2 ** 32) * 4 - 2;
-  }
-  return values;
-}
-
-function arrays(t, d, seed) {
-  return { q: seededValues(t * d, seed), k: seededValues(t * d, seed + 1), v: seededValues(t * d, seed + 2) };
-}
 
 // The same input as run() takes it.
 function runInput({ q, k, v }, t, d, mask, scale) {
@@ -184,7 +170,7 @@ for (const build of ['simd', 'scalar']) {
         for (const mask of MASKS) {
           for (const scale of SCALES) {
             const what = `t=${t} d=${d} ${mask} ${scale}`;
-            const input = arrays(t, d, (seed += 3));
+            const input = seededQkv(t, d, (seed += 3));
             const tracer = attention.tracer({ t, d, mask, scale });
             const trace = tracer.run(input);
             assertSameAsRun(trace, attention.run(runInput(input, t, d, mask, scale)), what);
@@ -202,7 +188,7 @@ describe('tracer() as a caller meets it', () => {
   before(async () => { attention = await createAttention(); });
 
   it('defaults to the article\u2019s attention: causal, ÷ √d', () => {
-    const input = arrays(5, 8, 1);
+    const input = seededQkv(5, 8, 1);
     const tracer = attention.tracer({ t: 5, d: 8 });
     assert.deepEqual([tracer.t, tracer.d, tracer.mask, tracer.scale], [5, 8, 'causal', 'sqrt_d']);
     const trace = tracer.run(input);
@@ -215,8 +201,8 @@ describe('tracer() as a caller meets it', () => {
 
   it('recomputes every array on every run, in the same object, and leaves the caller\u2019s arrays alone', () => {
     const tracer = attention.tracer({ t: 4, d: 6, mask: 'none' });
-    const first = arrays(4, 6, 21);
-    const second = arrays(4, 6, 99);
+    const first = seededQkv(4, 6, 21);
+    const second = seededQkv(4, 6, 99);
     const copies = [second.q.slice(), second.k.slice(), second.v.slice()];
     const a = snapshot(tracer.run(first));
     const result = tracer.run(second);
@@ -235,8 +221,8 @@ describe('tracer() as a caller meets it', () => {
   it('keeps tracers of different shapes apart', () => {
     const small = attention.tracer({ t: 2, d: 3 });
     const large = attention.tracer({ t: 9, d: 20, mask: 'causal_zero', scale: 'd' });
-    const smallInput = arrays(2, 3, 5);
-    const largeInput = arrays(9, 20, 6);
+    const smallInput = seededQkv(2, 3, 5);
+    const largeInput = seededQkv(9, 20, 6);
     for (let round = 0; round < 3; round += 1) {
       assertSameAsRun(small.run(smallInput), attention.run(runInput(smallInput, 2, 3, 'causal', 'sqrt_d')), `small, round ${round}`);
       assertSameAsRun(large.run(largeInput), attention.run(runInput(largeInput, 9, 20, 'causal_zero', 'd')), `large, round ${round}`);
@@ -259,7 +245,7 @@ describe('tracer() as a caller meets it', () => {
   });
 
   it('throws an Error naming the argument at fault, and works afterwards', () => {
-    const good = arrays(2, 4, 1);
+    const good = seededQkv(2, 4, 1);
     const tracerCases = [
       [undefined, 'tracer', 'expects an object'],
       [null, 'tracer'],
@@ -305,21 +291,21 @@ describe('tracer() as a caller meets it', () => {
 
   it('dispose() empties the arrays and ends the tracer; disposing twice is harmless', () => {
     const tracer = attention.tracer({ t: 3, d: 2 });
-    const trace = tracer.run(arrays(3, 2, 4));
+    const trace = tracer.run(seededQkv(3, 2, 4));
     tracer.dispose();
     tracer.dispose();
     for (const key of Object.keys(TRACE_ARRAYS)) assert.equal(trace[key].length, 0, key);
-    assertThrowsNaming(() => tracer.run(arrays(3, 2, 4)), 'tracer', 'disposed');
+    assertThrowsNaming(() => tracer.run(seededQkv(3, 2, 4)), 'tracer', 'disposed');
   });
 
   it('does not grow the heap over repeated runs, nor over tracers made and disposed', () => {
-    const input = arrays(64, 256, 8);
+    const input = seededQkv(64, 256, 8);
     const largest = attention.tracer({ t: 64, d: 256 });
     largest.run(input);
     const heap = attention.heapBytes();
     for (let call = 0; call < 20; call += 1) largest.run(input);
     largest.dispose();
-    const small = arrays(4, 4, 3);
+    const small = seededQkv(4, 4, 3);
     const tracer = attention.tracer({ t: 4, d: 4 });
     for (let call = 0; call < 5000; call += 1) tracer.run(small);
     tracer.dispose();
@@ -329,7 +315,7 @@ describe('tracer() as a caller meets it', () => {
   });
 
   it('keeps working after the heap grew: the old views are detached, run() makes new ones', () => {
-    const input = arrays(6, 10, 12);
+    const input = seededQkv(6, 10, 12);
     const tracer = attention.tracer({ t: 6, d: 10, mask: 'none', scale: 'none' });
     const before = snapshot(tracer.run(input));
     const oldOut = tracer.run(input).out;
@@ -338,7 +324,7 @@ describe('tracer() as a caller meets it', () => {
     // until the memory has grown.
     const t = 128;
     const d = 4096;
-    const big = arrays(t, d, 1);
+    const big = seededQkv(t, d, 1);
     const out = attention.attend({ ...big, t, d, mask: 'causal' });
     assert.equal(out.length, t * d);
     const held = [];
