@@ -255,8 +255,9 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
 
   // 1. Scores of this tile, key-major, and the max of those every row of the block may see
   //    (under the causal mask, keys up to the block's first row; never the padding).
+  const std::size_t keys_up_to_first_row = i0 + 1 > j0 ? i0 + 1 - j0 : 0;
   const std::size_t seen_by_all =
-      mask == MaskKind::causal ? std::min(n, i0 + 1 - std::min(i0 + 1, j0)) : n;
+      mask == MaskKind::causal ? std::min(n, keys_up_to_first_row) : n;
   const Reg old_max = V::load(running_max);
   Reg new_max = score_panels<V>(probs, query_panel, key_panels, n, d, seen_by_all, old_max);
 
