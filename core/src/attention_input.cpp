@@ -93,15 +93,26 @@ std::uint32_t magnitude_bits(float x) {
 // The index of the first value in [first, n) that is NaN, infinite or beyond the limit, or n.
 // The largest magnitude of a chunk of values (an unsigned max, one vector instruction per four
 // values once the compiler vectorises the loop) keeps the common case, every value fine, at a
-// fraction of a cycle per value; only a chunk with a bad value is searched.
+// fraction of a cycle per value; only a chunk with a bad value is searched. Sixteen running
+// maxima, not one: the compiler keeps them as four vectors, so one max need not wait for the
+// one before (with a single one, the check took 2 % of a call at T = 256, d = 64 under V8; now
+// about 1 %). The outer loop is kept scalar, or clang vectorises it across chunks of 16 with
+// lane-by-lane loads.
 std::size_t first_out_of_range(const float* values, std::size_t first, std::size_t n) {
   constexpr std::size_t chunk = 1024;
   const std::uint32_t limit_bits = magnitude_bits(float_limit);
   for (std::size_t start = first; start < n; start += chunk) {
     const std::size_t end = std::min(n, start + chunk);
-    std::uint32_t largest = 0;
-    for (std::size_t e = start; e < end; ++e)
-      largest = std::max(largest, magnitude_bits(values[e]));
+    std::uint32_t running[16] = {};
+    std::size_t e = start;
+#if defined(__clang__)
+#pragma clang loop vectorize(disable)
+#endif
+    for (; e + 16 <= end; e += 16)
+      for (std::size_t l = 0; l < 16; ++l)
+        running[l] = std::max(running[l], magnitude_bits(values[e + l]));
+    for (; e < end; ++e) running[0] = std::max(running[0], magnitude_bits(values[e]));
+    const std::uint32_t largest = *std::max_element(running, running + 16);
     if (largest > limit_bits)
       for (std::size_t e = start; e < end; ++e)
         if (magnitude_bits(values[e]) > limit_bits) return e;

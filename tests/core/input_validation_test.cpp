@@ -138,6 +138,32 @@ TEST_CASE("validate_input: each problem is named by its path", "[validation]") {
   }
 }
 
+
+// check_values scans 16 values at a time in chunks of 1024: a bad value is found in every lane,
+// in the tail after the last 16, in a later chunk, and the first of two is the one named.
+TEST_CASE("check_values: a bad value is named wherever it lies", "[validation]") {
+  constexpr std::size_t rows = 41, cols = 27;  // 1107 values: past one chunk, not a multiple of 16
+  std::vector<float> values(rows * cols, 0.5f);
+  REQUIRE_FALSE(attn::check_values("k", values.data(), rows, cols).has_value());
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(),
+                       -std::numeric_limits<float>::infinity(), 1.01e15f, -2e15f};
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    const float was = values[e];
+    values[e] = bad[e % 4];
+    if (e + 40 < values.size()) values[e + 40] = bad[(e + 1) % 4];  // a later one is not named
+    const std::optional<attn::InputError> error =
+        attn::check_values("k", values.data(), rows, cols);
+    const std::string path = "k[" + std::to_string(e / cols) + "][" + std::to_string(e % cols) + "]";
+    INFO("bad value at " << e);
+    REQUIRE(error.has_value());
+    CHECK(error->path == path);
+    values[e] = was;
+    if (e + 40 < values.size()) values[e + 40] = was;
+  }
+  values[5] = 1e15f;  // the limit itself is fine
+  values[values.size() - 1] = -1e15f;
+  CHECK_FALSE(attn::check_values("k", values.data(), rows, cols).has_value());
+}
 TEST_CASE("make_input_error: the message starts with the path", "[validation]") {
   const attn::InputError error = attn::make_input_error("q[1][3]", "must be a finite number");
   CHECK(error.path == "q[1][3]");
