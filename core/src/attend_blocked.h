@@ -276,8 +276,8 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
   const Reg rescale = exp_nonpositive<V>(V::sub(old_max, new_max));
   V::store(running_max, new_max);
   Reg tile_total = V::zero();
-  for (std::size_t j = 0; j < n; ++j) {
-    float* p = probs + j * block_rows;
+  for (float *p = probs, *const probs_end = probs + n * block_rows; p != probs_end;
+       p += block_rows) {
     const Reg e = exp_nonpositive<V>(V::sub(V::load(p), new_max));
     V::store(p, e);
     tile_total = V::add(tile_total, e);

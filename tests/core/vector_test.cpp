@@ -44,16 +44,23 @@ void check_backend() {
   CHECK(lanes<V>(c) == std::vector<float>{2, 6, 10, 14});
   CHECK(lanes<V>(d) == std::vector<float>{3, 7, 11, 15});
 
-  // round_nearest: ties to even, as the exponent split of e^x assumes.
-  const float ties[4] = {-125.5f, -2.5f, -0.5f, 1.5f};
-  CHECK(lanes<V>(V::round_nearest(V::load(ties))) == std::vector<float>{-126, -2, -0, 2});
-
-  // pow2_integral: every exponent of a normal float.
-  for (int n = -126; n <= 127; n += 4) {
-    const float exponents[4] = {float(n), float(std::min(n + 1, 127)), float(std::min(n + 2, 127)),
-                                float(std::min(n + 3, 127))};
-    const std::vector<float> got = lanes<V>(V::pow2_integral(V::load(exponents)));
-    for (int l = 0; l < 4; ++l) CHECK(got[l] == std::ldexp(1.0f, static_cast<int>(exponents[l])));
+  // round_with_pow2: on [-126, 126] (every exponent of a normal float, ties, near-ties and
+  // fractions), an integer n within 1/2 of t, and exactly 2^n beside it.
+  std::vector<float> ts;
+  for (int i = -126 * 8; i <= 126 * 8; ++i) ts.push_back(static_cast<float>(i) / 8.0f);
+  for (float near_tie : {-125.50001f, -0.49999997f, 0.49999997f, 2.5000002f, -1e-30f, -0.0f})
+    ts.push_back(near_tie);
+  while (ts.size() % 4) ts.push_back(126.0f);
+  for (std::size_t i = 0; i < ts.size(); i += 4) {
+    typename V::Reg pow2;
+    const std::vector<float> n = lanes<V>(V::round_with_pow2(V::load(&ts[i]), pow2));
+    const std::vector<float> p = lanes<V>(pow2);
+    for (std::size_t l = 0; l < 4; ++l) {
+      INFO("t = " << ts[i + l]);
+      CHECK(n[l] == std::nearbyint(n[l]));
+      CHECK(std::fabs(static_cast<double>(ts[i + l]) - n[l]) <= 0.5);
+      CHECK(p[l] == std::ldexp(1.0f, static_cast<int>(n[l])));
+    }
   }
 
   // e^x on [-86.9, 0] (above the clamp): relative error within 2.5e-7 + |x|·1e-7 of float64

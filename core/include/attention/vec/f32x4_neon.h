@@ -32,10 +32,11 @@ struct NeonF32x4 {
     c = vcombine_f32(vget_low_f32(ab_high), vget_low_f32(cd_high));
     d = vcombine_f32(vget_high_f32(ab_high), vget_high_f32(cd_high));
   }
-  static Reg round_nearest(Reg a) { return vrndnq_f32(a); }
-  static Reg pow2_integral(Reg n) {
-    const int32x4_t biased = vaddq_s32(vcvtq_s32_f32(n), vdupq_n_s32(127));
-    return vreinterpretq_f32_s32(vshlq_n_s32(biased, 23));
+  // fcvtns rounds to nearest even; 2^n from the biased exponent bits.
+  static Reg round_with_pow2(Reg t, Reg& pow2) {
+    const int32x4_t n = vcvtnq_s32_f32(t);
+    pow2 = vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(n, vdupq_n_s32(127)), 23));
+    return vcvtq_f32_s32(n);
   }
 };
 

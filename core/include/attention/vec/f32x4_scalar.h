@@ -46,15 +46,14 @@ struct ScalarF32x4 {
     for (std::size_t col = 0; col < 4; ++col)
       for (std::size_t row = 0; row < 4; ++row) columns[col]->lane[row] = rows[row].lane[col];
   }
-  // Round to the nearest integer, ties to even (as the SIMD backends do).
-  static Reg round_nearest(Reg a) {
-    for (std::size_t l = 0; l < 4; ++l) a.lane[l] = std::nearbyint(a.lane[l]);
-    return a;
-  }
-  // 2^n for integral n in [-126, 127], built from the exponent bits.
-  static Reg pow2_integral(Reg n) {
-    for (std::size_t l = 0; l < 4; ++l) n.lane[l] = std::ldexp(1.0f, static_cast<int>(n.lane[l]));
-    return n;
+  // For t in [-126, 126]: returns n, t rounded to an integer (to nearest; a tie may go either
+  // way), and sets pow2 = 2^n. The two halves of 2^t = 2^n · 2^(t - n).
+  static Reg round_with_pow2(Reg t, Reg& pow2) {
+    for (std::size_t l = 0; l < 4; ++l) {
+      t.lane[l] = std::nearbyint(t.lane[l]);
+      pow2.lane[l] = std::ldexp(1.0f, static_cast<int>(t.lane[l]));
+    }
+    return t;
   }
 };
 

@@ -27,11 +27,12 @@ struct Sse2F32x4 {
     return _mm_cvtss_f32(_mm_add_ss(pairs, odd));
   }
   static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
-  // cvtps2dq rounds to nearest even under the default MXCSR rounding mode.
-  static Reg round_nearest(Reg a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
-  static Reg pow2_integral(Reg n) {
-    const __m128i biased = _mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127));
-    return _mm_castsi128_ps(_mm_slli_epi32(biased, 23));
+  // cvtps2dq rounds to nearest even under the default MXCSR rounding mode; 2^n from the
+  // biased exponent bits.
+  static Reg round_with_pow2(Reg t, Reg& pow2) {
+    const __m128i n = _mm_cvtps_epi32(t);
+    pow2 = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(n, _mm_set1_epi32(127)), 23));
+    return _mm_cvtepi32_ps(n);
   }
 };
 

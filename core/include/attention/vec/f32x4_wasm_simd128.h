@@ -35,15 +35,17 @@ struct WasmSimd128F32x4 {
     c = wasm_i32x4_shuffle(ab_high, cd_high, 0, 1, 4, 5);
     d = wasm_i32x4_shuffle(ab_high, cd_high, 2, 3, 6, 7);
   }
-  static Reg round_nearest(Reg a) { return wasm_f32x4_nearest(a); }
-  // Adding 1.5·2²³ puts the integer n in the low mantissa bits (exact for |n| < 2²²); removing
-  // that constant's bits and adding the exponent bias gives n + 127. Three instructions, where
-  // i32x4.trunc_sat_f32x4 alone takes five on x64 (it handles NaN and overflow, which n never is).
-  static Reg pow2_integral(Reg n) {
-    constexpr float magic = 12582912.0f;  // 1.5 · 2^23, bits 0x4B400000
-    const v128_t shifted = wasm_f32x4_add(n, wasm_f32x4_splat(magic));
-    const v128_t biased = wasm_i32x4_add(shifted, wasm_i32x4_splat(127 - 0x4B400000));
-    return wasm_i32x4_shl(biased, 23);
+  // Adding 1.5·2²³ + 127 rounds t to an integer n (floats near 1.5·2²³ are one apart) and leaves
+  // n + 127, the biased exponent of 2^n, in the sum's low mantissa bits: shifted left by 23 they
+  // are 2^n, and subtracting the constant again gives n. Three instructions, where rounding
+  // (f32x4.nearest) and i32x4.trunc_sat_f32x4 (five on x64: it handles NaN and overflow, which
+  // n never is) took six. The sum's own rounding sends a tie to the odd side: n is still
+  // within 1/2 of t, all e^x needs.
+  static Reg round_with_pow2(Reg t, Reg& pow2) {
+    constexpr float magic = 12583039.0f;  // 1.5 · 2^23 + 127, bits 0x4B40007F
+    const v128_t shifted = wasm_f32x4_add(t, wasm_f32x4_splat(magic));
+    pow2 = wasm_i32x4_shl(shifted, 23);
+    return wasm_f32x4_sub(shifted, wasm_f32x4_splat(magic));
   }
 };
 
