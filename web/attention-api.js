@@ -116,16 +116,15 @@ function attendOnCore(core, kernelList, input) {
         kernelList.map((entry) => entry.name).join(', '));
     }
   }
-  const layout = core.attendPrepare(t, d, kernelIndex);
-  if (!layout.ok) throw new Error(layout.error);
+  const offset = core.attendPrepare(t, d, kernelIndex);
+  if (offset < 0) throw new Error(core.attendError());
   const heap = core.HEAPF32;  // read after prepare: growing the heap replaces the view
-  const base = layout.q_offset / Float32Array.BYTES_PER_ELEMENT;
+  const base = offset / Float32Array.BYTES_PER_ELEMENT;
   const n = t * d;
   heap.set(q, base);
   heap.set(k, base + n);
   heap.set(v, base + 2 * n);
-  const error = core.attendRun(t, d, maskIndex, kernelIndex);
-  if (error) throw new Error(error);
+  if (!core.attendRun(t, d, maskIndex, kernelIndex)) throw new Error(core.attendError());
   // The output is written over q. Into the caller's array when given: no allocation per call.
   if (out !== undefined && out !== null) {
     out.set(heap.subarray(base, base + n));
