@@ -44,13 +44,16 @@ std::optional<InputError> AttendWorkspace::run(std::size_t token_count, std::siz
   const std::size_t n = token_count * head_dim;
   if (buffer_.size() < 3 * n + kernel.scratch_floats(token_count, head_dim))
     return make_input_error("t", "changed between prepare() and run()");
+  float* q = buffer_.data();
+  if (kernel.attend(q, q, q + n, q + 2 * n, token_count, head_dim, mask, q + 3 * n))
+    return std::nullopt;
+  // The kernel met a value out of range, before it wrote any output over q; which one (q's
+  // first, then k's, then v's) is for check_values to say.
   const char* const fields[] = {"q", "k", "v"};
   for (std::size_t m = 0; m < 3; ++m)
     if (auto error = check_values(fields[m], buffer_.data() + m * n, token_count, head_dim))
       return error;
-  float* q = buffer_.data();
-  kernel.attend(q, q, q + n, q + 2 * n, token_count, head_dim, mask, q + 3 * n);
-  return std::nullopt;
+  return make_input_error("attend", "the kernel refused a value that the check accepts");
 }
 
 }  // namespace attn

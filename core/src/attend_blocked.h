@@ -69,20 +69,38 @@ inline bool blocked_supports(std::size_t /*token_count*/, std::size_t head_dim) 
   return head_dim % 4 == 0;
 }
 
-// Keys [first, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
-// for the keys from `end` up to the next multiple of 8. `first` is a multiple of 4. Four keys
-// at a time: a 4×4 transpose turns four components of four key rows into four panel rows.
+// The range check of the untiled kernel, made while it packs its operands (the values are in
+// registers then): `seen` takes every vector packed, the rows packed one float at a time are
+// checked as they are. ok() tells whether every value was finite and within ±max_abs_float.
 template <class V>
-void pack_key_panels(float* panels, const float* k, std::size_t first, std::size_t end,
-                     std::size_t head_dim) {
+struct PackCheck {
+  typename V::Reg seen = V::zero();
+  typename V::Reg limit = V::range_limit(max_abs_float);
+  bool rows_ok = true;
+
+  void note(typename V::Reg x) { seen = V::range_note(seen, x, limit); }
+  void note_rows(const float* values, std::size_t n) {
+    rows_ok = values_within_limit(values, n) && rows_ok;
+  }
+  bool ok() const { return rows_ok && V::range_within(seen, limit); }
+};
+
+// Keys [0, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
+// for the keys from `end` up to the next multiple of 8. Four keys at a time: a 4×4 transpose turns four components of four key rows into four panel rows.
+template <class V, bool Check>
+void pack_key_panels(float* panels, const float* k, std::size_t end, std::size_t head_dim,
+                     PackCheck<V>& check) {
   using Reg = typename V::Reg;
-  for (std::size_t j = first; j < round_up(end, panel_keys); j += 4) {
+  for (std::size_t j = 0; j < round_up(end, panel_keys); j += 4) {
     float* lanes = panels + (j / panel_keys) * panel_keys * head_dim + j % panel_keys;
     if (j + 4 <= end) {
       const float* key = k + j * head_dim;
       for (std::size_t c = 0; c < head_dim; c += 4) {
         Reg a = V::load(key + c), b = V::load(key + head_dim + c);
         Reg x = V::load(key + 2 * head_dim + c), y = V::load(key + 3 * head_dim + c);
+        if constexpr (Check) {
+          check.note(a), check.note(b), check.note(x), check.note(y);
+        }
         V::transpose4(a, b, x, y);
         V::store(lanes + c * panel_keys, a);
         V::store(lanes + (c + 1) * panel_keys, b);
@@ -90,6 +108,8 @@ void pack_key_panels(float* panels, const float* k, std::size_t first, std::size
         V::store(lanes + (c + 3) * panel_keys, y);
       }
     } else {  // the last few keys, and the zero padding
+      if constexpr (Check)
+        if (j < end) check.note_rows(k + j * head_dim, (end - j) * head_dim);
       for (std::size_t l = 0; l < 4; ++l)
         for (std::size_t c = 0; c < head_dim; ++c)
           lanes[c * panel_keys + l] = j + l < end ? k[(j + l) * head_dim + c] : 0.0f;
@@ -97,34 +117,40 @@ void pack_key_panels(float* panels, const float* k, std::size_t first, std::size
   }
 }
 
-// Value rows [first, end) of `v` into column panels: columns [c, c + 8) of every key as one
+// Value rows [0, end) of `v` into column panels: columns [c, c + 8) of every key as one
 // contiguous run of 8-float rows, at panels + c · key_capacity (the last four columns, when d
 // is an odd multiple of four, as 4-float rows). The mix then reads its values one after the
 // other instead of one row of d apart: measured under V8, 15 % faster.
-template <class V>
-void pack_value_panels(float* panels, const float* v, std::size_t first, std::size_t end,
-                       std::size_t head_dim, std::size_t key_capacity) {
+template <class V, bool Check>
+void pack_value_panels(float* panels, const float* v, std::size_t end, std::size_t head_dim,
+                       std::size_t key_capacity, PackCheck<V>& check) {
+  using Reg = typename V::Reg;
   std::size_t c = 0;
   for (; c + 8 <= head_dim; c += 8) {
     float* panel = panels + c * key_capacity;
-    for (std::size_t j = first; j < end; ++j) {
-      V::store(panel + j * 8, V::load(v + j * head_dim + c));
-      V::store(panel + j * 8 + 4, V::load(v + j * head_dim + c + 4));
+    for (std::size_t j = 0; j < end; ++j) {
+      const Reg low = V::load(v + j * head_dim + c), high = V::load(v + j * head_dim + c + 4);
+      if constexpr (Check) check.note(low), check.note(high);
+      V::store(panel + j * 8, low);
+      V::store(panel + j * 8 + 4, high);
     }
   }
   if (c < head_dim) {
     float* panel = panels + c * key_capacity;
-    for (std::size_t j = first; j < end; ++j)
-      V::store(panel + j * 4, V::load(v + j * head_dim + c));
+    for (std::size_t j = 0; j < end; ++j) {
+      const Reg four = V::load(v + j * head_dim + c);
+      if constexpr (Check) check.note(four);
+      V::store(panel + j * 4, four);
+    }
   }
 }
 
 // Query rows [first, first + 4) of `q` as one panel ([c][4]) divided by √d; rows past the
 // last token are zeros (computed like the others, never written out). Four components at a
 // time through a 4×4 transpose, as the keys.
-template <class V>
+template <class V, bool Check>
 void pack_query_panel(float* panel, const float* q, std::size_t first, std::size_t token_count,
-                      std::size_t head_dim, float inverse_divisor) {
+                      std::size_t head_dim, float inverse_divisor, PackCheck<V>& check) {
   using Reg = typename V::Reg;
   const float* row = q + first * head_dim;
   if (first + block_rows <= token_count) {
@@ -132,6 +158,9 @@ void pack_query_panel(float* panel, const float* q, std::size_t first, std::size
     for (std::size_t c = 0; c < head_dim; c += 4) {
       Reg a = V::load(row + c), b = V::load(row + head_dim + c);
       Reg x = V::load(row + 2 * head_dim + c), y = V::load(row + 3 * head_dim + c);
+      if constexpr (Check) {
+        check.note(a), check.note(b), check.note(x), check.note(y);
+      }
       V::transpose4(a, b, x, y);
       V::store(panel + c * block_rows, V::mul(a, scale));
       V::store(panel + (c + 1) * block_rows, V::mul(b, scale));
@@ -140,6 +169,7 @@ void pack_query_panel(float* panel, const float* q, std::size_t first, std::size
     }
     return;
   }
+  if constexpr (Check) check.note_rows(row, (token_count - first) * head_dim);
   for (std::size_t r = 0; r < block_rows; ++r)
     for (std::size_t c = 0; c < head_dim; ++c)
       panel[c * block_rows + r] =
@@ -302,9 +332,10 @@ void attend_block_tile(float* out_block, float* running_max, float* running_tota
 }
 
 // Precondition: blocked_supports(token_count, head_dim); scratch holds
-// blocked_scratch_floats(token_count, head_dim, schedule) floats.
+// blocked_scratch_floats(token_count, head_dim, schedule) floats. Returns false, having written
+// no output, when a value of q, k or v is NaN, infinite or beyond ±max_abs_float (AttendFn).
 template <class V>
-void attend_blocked(float* out, const float* q, const float* k, const float* v,
+bool attend_blocked(float* out, const float* q, const float* k, const float* v,
                     std::size_t token_count, std::size_t head_dim, MaskKind mask, float* scratch,
                     BlockedSchedule schedule) {
   using Reg = typename V::Reg;
@@ -322,13 +353,33 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
   float* value_panels = key_panels + key_capacity * d;  // [d / 8][tile][8] their values
   float* probs = value_panels + key_capacity * d;  // [tile][4] scores, probabilities
   const float inverse_divisor = 1.0f / std::sqrt(static_cast<float>(d));
-  std::size_t keys_packed = 0;  // untiled: keys [0, keys_packed) are in the panels for good
+
+  // The range check. Untiled, every key and value is packed once, before the first block, and
+  // they are checked as they pass (at T = 256, d = 64 a separate pass over q, k and v took
+  // 1.5 % of the call); so are the queries when one group holds them all, else they are
+  // checked first, since a later group's queries are packed after earlier output rows were
+  // written (over q, when out is q). Tiled, each key is packed once per group: everything is
+  // checked first (a pass that costs little next to T² work).
+  PackCheck<V> check;
+  const std::size_t n = T * d;
+  if (tile_keys) {
+    if (!values_within_limit(q, n) || !values_within_limit(k, n) || !values_within_limit(v, n))
+      return false;
+  } else if (group < T && !values_within_limit(q, n)) {
+    return false;
+  }
+  const bool check_queries = !tile_keys && group >= T;
 
   for (std::size_t g0 = 0; g0 < T; g0 += group) {
     const std::size_t group_end = std::min(T, g0 + group);
     const std::size_t group_visible = causal ? group_end : T;
-    for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows)
-      pack_query_panel<V>(query_panels + (i0 - g0) * d, q, i0, T, d, inverse_divisor);
+    for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows) {
+      float* panel = query_panels + (i0 - g0) * d;
+      if (check_queries)
+        pack_query_panel<V, true>(panel, q, i0, T, d, inverse_divisor, check);
+      else
+        pack_query_panel<V, false>(panel, q, i0, T, d, inverse_divisor, check);
+    }
     std::fill(out_group, out_group + group * d, 0.0f);
     std::fill(running_max, running_max + group, -std::numeric_limits<float>::infinity());
     std::fill(running_total, running_total + group, 0.0f);
@@ -336,12 +387,13 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
     for (std::size_t j0 = 0; j0 < group_visible; j0 += tile) {
       const std::size_t tile_end = std::min(group_visible, j0 + tile);
       if (tile_keys) {
-        pack_key_panels<V>(key_panels, k + j0 * d, 0, tile_end - j0, d);
-        pack_value_panels<V>(value_panels, v + j0 * d, 0, tile_end - j0, d, key_capacity);
-      } else if (keys_packed < tile_end) {  // j0 = 0: the panels accumulate across groups
-        pack_key_panels<V>(key_panels, k, keys_packed, tile_end, d);
-        pack_value_panels<V>(value_panels, v, keys_packed, tile_end, d, key_capacity);
-        keys_packed = tile_end;
+        pack_key_panels<V, false>(key_panels, k + j0 * d, tile_end - j0, d, check);
+        pack_value_panels<V, false>(value_panels, v + j0 * d, tile_end - j0, d, key_capacity,
+                                    check);
+      } else if (g0 == 0) {  // untiled: every key and value, once for the whole call
+        pack_key_panels<V, true>(key_panels, k, T, d, check);
+        pack_value_panels<V, true>(value_panels, v, T, d, key_capacity, check);
+        if (!check.ok()) return false;
       }
       for (std::size_t i0 = g0; i0 < group_end; i0 += block_rows) {
         // Under the causal mask a block never sees past its own last row.
@@ -361,6 +413,7 @@ void attend_blocked(float* out, const float* q, const float* k, const float* v,
         V::store(out + i * d + c, V::mul(V::load(out_group + r * d + c), inverse_total));
     }
   }
+  return true;
 }
 
 }  // namespace attn::detail

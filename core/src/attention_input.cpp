@@ -76,10 +76,7 @@ std::string element_path(std::string_view field, std::size_t row, std::size_t co
   return std::string(field) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
-// The largest float within Limits::max_abs_value. Rounding to nearest went down (asserted), so
-// the next float is beyond the limit: for a float x, |x| <= limit exactly when |x| <= the limit.
-constexpr float float_limit = static_cast<float>(Limits::max_abs_value);
-static_assert(static_cast<double>(float_limit) <= Limits::max_abs_value);
+static_assert(static_cast<double>(max_abs_float) <= Limits::max_abs_value);
 
 // |x| as its bit pattern: for floats without sign, the patterns order like the values, and
 // every NaN's pattern lies above infinity's, so |x| <= limit exactly when
@@ -100,7 +97,7 @@ std::uint32_t magnitude_bits(float x) {
 // lane-by-lane loads.
 std::size_t first_out_of_range(const float* values, std::size_t first, std::size_t n) {
   constexpr std::size_t chunk = 1024;
-  const std::uint32_t limit_bits = magnitude_bits(float_limit);
+  const std::uint32_t limit_bits = magnitude_bits(max_abs_float);
   for (std::size_t start = first; start < n; start += chunk) {
     const std::size_t end = std::min(n, start + chunk);
     std::uint32_t running[16] = {};
@@ -121,6 +118,10 @@ std::size_t first_out_of_range(const float* values, std::size_t first, std::size
 }
 
 }  // namespace
+
+bool values_within_limit(const float* values, std::size_t n) {
+  return first_out_of_range(values, 0, n) == n;
+}
 
 std::optional<InputError> check_values(std::string_view field, const float* values,
                                        std::size_t rows, std::size_t cols) {

@@ -33,10 +33,10 @@ std::size_t blocked_scratch(std::size_t token_count, std::size_t head_dim) {
 }
 
 template <class V, std::size_t Tile>
-void attend_blocked_kernel(float* out, const float* q, const float* k, const float* v,
+bool attend_blocked_kernel(float* out, const float* q, const float* k, const float* v,
                            std::size_t token_count, std::size_t head_dim, MaskKind mask,
                            float* scratch) {
-  detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch,
+  return detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch,
                             {group_rows, Tile});
 }
 

@@ -90,6 +90,26 @@ TEST_CASE("attend: bad shapes and values are named before any arithmetic", "[att
   result = attend(workspace, input, rows);
   REQUIRE(std::holds_alternative<std::string>(result));
   CHECK(std::get<std::string>(result).rfind("v[0][3]: ", 0) == 0);
+  // Several bad values: the first of q, then of k, then of v is named, whichever a kernel meets
+  // first (the untiled kernel at T = 300 checks q first, then k and v as it packs them).
+  const attn::KernelInfo& untiled = attn::default_kernel(300, 8);
+  CHECK(untiled.tile_keys == 0);
+  input = attn_test::random_input(300, 8, attn::MaskKind::causal, 5);
+  input.q.at(290, 1) = std::nanf("");
+  input.k.at(10, 2) = std::nanf("");
+  input.v.at(0, 0) = std::nanf("");
+  result = attend(workspace, input, untiled);
+  REQUIRE(std::holds_alternative<std::string>(result));
+  CHECK(std::get<std::string>(result).rfind("q[290][1]: ", 0) == 0);
+  input.q.at(290, 1) = 0.5f;
+  input.k.at(299, 7) = -3e15f;
+  result = attend(workspace, input, untiled);
+  REQUIRE(std::holds_alternative<std::string>(result));
+  CHECK(std::get<std::string>(result).rfind("k[10][2]: ", 0) == 0);
+  input.k.at(10, 2) = input.k.at(299, 7) = 0.5f;
+  result = attend(workspace, input, untiled);
+  REQUIRE(std::holds_alternative<std::string>(result));
+  CHECK(std::get<std::string>(result).rfind("v[0][0]: ", 0) == 0);
   // run() without a prepare() large enough is refused, not a stray write.
   attn::AttendWorkspace fresh;
   REQUIRE(fresh.run(4, 4, attn::MaskKind::causal, rows).has_value());

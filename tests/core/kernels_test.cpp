@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -71,8 +72,8 @@ std::vector<float> run_kernel(const attn::KernelInfo& kernel, const attn::Attent
   std::memcpy(q.data(), input.q.values.data(), T * d * sizeof(float));
   std::memcpy(k.data(), input.k.values.data(), T * d * sizeof(float));
   std::memcpy(v.data(), input.v.values.data(), T * d * sizeof(float));
-  kernel.attend(out.data(), q.data(), k.data(), v.data(), T, d, input.mask, scratch.data());
   INFO("kernel " << kernel.name);
+  CHECK(kernel.attend(out.data(), q.data(), k.data(), v.data(), T, d, input.mask, scratch.data()));
   CHECK(out.guards_intact());
   CHECK(scratch.guards_intact());
   CHECK(std::memcmp(q.data(), input.q.values.data(), T * d * sizeof(float)) == 0);
@@ -240,10 +241,10 @@ namespace {
 // The blocked kernel with a small schedule, so that many query groups and key tiles (and
 // tiles that are not a multiple of the 8-key panel) meet at small T.
 template <class V, std::size_t Group, std::size_t Tile>
-void small_schedule_kernel(float* out, const float* q, const float* k, const float* v,
+bool small_schedule_kernel(float* out, const float* q, const float* k, const float* v,
                            std::size_t token_count, std::size_t head_dim, attn::MaskKind mask,
                            float* scratch) {
-  attn::detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch,
+  return attn::detail::attend_blocked<V>(out, q, k, v, token_count, head_dim, mask, scratch,
                                   {Group, Tile});
 }
 
@@ -291,9 +292,9 @@ TEST_CASE("kernels: the output may overwrite the queries in place", "[kernels]")
         const std::vector<float> separate = run_kernel(kernel, input);
         std::vector<float> in_place = input.q.values;
         std::vector<float> scratch(kernel.scratch_floats(T, d));
-        kernel.attend(in_place.data(), in_place.data(), input.k.values.data(),
-                      input.v.values.data(), T, d, mask, scratch.data());
         INFO("kernel " << kernel.name << ", T " << T);
+        CHECK(kernel.attend(in_place.data(), in_place.data(), input.k.values.data(),
+                            input.v.values.data(), T, d, mask, scratch.data()));
         CHECK(in_place == separate);
       }
 }
@@ -390,4 +391,44 @@ TEST_CASE("kernels: the article's two words give out cat = 0.7242 -0.3280 -0.116
     for (std::size_t c = 0; c < 4; ++c) CHECK(std::fabs(out[4 + c] - printed[c]) <= 0.5e-4);
     for (std::size_t c = 0; c < 4; ++c) CHECK(out[c] == input.v.at(0, c));  // the sees itself only
   }
+}
+
+// Every kernel checks what it is given (the untiled blocked one while it packs): NaN, ±infinity
+// or a value just beyond the limit anywhere in q, k or v is refused, and the limit itself is not.
+// T = 300 puts queries past the first 256-row group, which the untiled kernel checks first;
+// T = 70 and 5 have rows in a last, partial block of four and keys in a partial panel of eight.
+void check_refusals(const attn::KernelInfo& kernel) {
+  const float bad[] = {std::nanf(""), std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity(),
+                       std::nextafter(attn::max_abs_float, 1e30f)};
+  for (std::size_t T : {5u, 70u, 300u}) {
+    const std::size_t d = 8, n = T * d;
+    for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
+      const attn::AttentionInput input = attn_test::random_input(T, d, mask, 500 + T);
+      std::vector<float> qkv[3] = {input.q.values, input.k.values, input.v.values};
+      std::vector<float> out(n), scratch(kernel.scratch_floats(T, d));
+      const auto run = [&] {
+        return kernel.attend(out.data(), qkv[0].data(), qkv[1].data(), qkv[2].data(), T, d, mask,
+                             scratch.data());
+      };
+      for (std::size_t m = 0; m < 3; ++m)
+        for (std::size_t e : {std::size_t{0}, n / 2 + 3, n - 1}) {
+          INFO("kernel " << kernel.name << ", T " << T << ", matrix " << "qkv"[m] << ", value " << e);
+          const float was = qkv[m][e];
+          for (float value : bad) {
+            qkv[m][e] = value;
+            CHECK_FALSE(run());
+          }
+          qkv[m][e] = m == 1 ? -attn::max_abs_float : attn::max_abs_float;
+          CHECK(run());
+          qkv[m][e] = was;
+        }
+    }
+  }
+}
+
+TEST_CASE("kernels: a value out of range is refused wherever it lies", "[kernels]") {
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) check_refusals(kernel);
+  check_refusals(small_schedule<attn::vec::ScalarF32x4, 8, 0>("8-row groups, untiled"));
+  check_refusals(small_schedule<attn::vec::ScalarF32x4, 8, 12>("8-row groups, 12-key tiles"));
 }

@@ -46,15 +46,18 @@ std::vector<float> run_kernel(const attn::KernelInfo& kernel, const std::vector<
   std::vector<float> out(T * d, std::nanf(""));
   std::vector<float> scratch(kernel.scratch_floats(T, d), std::nanf(""));
   const std::vector<float> q_copy = q, k_copy = k, v_copy = v;
-  kernel.attend(out.data(), q_copy.data(), k_copy.data(), v_copy.data(), T, d, mask,
-                scratch.data());
+  FUZZ_CHECK(kernel.attend(out.data(), q_copy.data(), k_copy.data(), v_copy.data(), T, d, mask,
+                           scratch.data()),
+             std::string(kernel.name) + " refused values within the limits");
   FUZZ_CHECK(q_copy == q && k_copy == k && v_copy == v, std::string(kernel.name) + " wrote its inputs");
 
   if (!check_in_place) return out;
   // `out` may alias `q`: the same numbers, bit for bit.
   std::vector<float> in_place = q;
   std::vector<float> scratch2(kernel.scratch_floats(T, d), std::nanf(""));
-  kernel.attend(in_place.data(), in_place.data(), k.data(), v.data(), T, d, mask, scratch2.data());
+  FUZZ_CHECK(kernel.attend(in_place.data(), in_place.data(), k.data(), v.data(), T, d, mask,
+                           scratch2.data()),
+             std::string(kernel.name) + " refused values within the limits, in place");
   FUZZ_CHECK(std::memcmp(in_place.data(), out.data(), T * d * sizeof(float)) == 0,
              std::string(kernel.name) + " with out == q differs");
   return out;

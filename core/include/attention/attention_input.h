@@ -92,6 +92,14 @@ std::optional<InputError> check_value(const std::string& path, double value);
 std::optional<InputError> check_values(std::string_view field, const float* values,
                                        std::size_t rows, std::size_t cols);
 
+// The largest float within Limits::max_abs_value (rounding to nearest went down; asserted in
+// attention_input.cpp): for a float x, |x| <= the limit exactly when |x| <= max_abs_float.
+inline constexpr float max_abs_float = static_cast<float>(Limits::max_abs_value);
+
+// Whether all n values are finite and within ±max_abs_float: check_values without the message,
+// for the kernels that check what they are given.
+bool values_within_limit(const float* values, std::size_t n);
+
 // Checks shapes, limits and values. The arithmetic functions assume this returned nothing.
 std::optional<InputError> validate_input(const AttentionInput& input);
 

@@ -14,7 +14,10 @@ namespace attn {
 // out: [T][d]; q, k, v: [T][d] row-major; scratch: scratch_floats(T, d) floats the kernel may
 // overwrite. Computes softmax(mask(q kᵀ / √d)) v with a max-subtracted (overflow-free) softmax.
 // `out` may be the same buffer as `q` (each query row is read before its output is written).
-using AttendFn = void (*)(float* out, const float* q, const float* k, const float* v,
+// Returns false, with `out` of no use, when a value of q, k or v is NaN, infinite or beyond
+// ±max_abs_float; a kernel finds that out before any arithmetic on the value (the untiled
+// blocked kernel as it packs its operands, which spares a pass over them; the others first).
+using AttendFn = bool (*)(float* out, const float* q, const float* k, const float* v,
                           std::size_t token_count, std::size_t head_dim, MaskKind mask,
                           float* scratch);
 

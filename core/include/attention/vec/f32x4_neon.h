@@ -3,6 +3,8 @@
 
 #include <arm_neon.h>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace attn::vec {
 
@@ -31,6 +33,19 @@ struct NeonF32x4 {
     b = vcombine_f32(vget_high_f32(ab_low), vget_high_f32(cd_low));
     c = vcombine_f32(vget_low_f32(ab_high), vget_low_f32(cd_high));
     d = vcombine_f32(vget_high_f32(ab_high), vget_high_f32(cd_high));
+  }
+  // The range check (see f32x4_wasm_simd128.h): the unsigned max of the magnitudes' bits.
+  static Reg range_limit(float limit) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &limit, sizeof bits);
+    return vreinterpretq_f32_u32(vdupq_n_u32(bits));
+  }
+  static Reg range_note(Reg seen, Reg x, Reg /*limit*/) {
+    return vreinterpretq_f32_u32(vmaxq_u32(
+        vreinterpretq_u32_f32(seen), vandq_u32(vreinterpretq_u32_f32(x), vdupq_n_u32(0x7fffffff))));
+  }
+  static bool range_within(Reg seen, Reg limit) {
+    return vmaxvq_u32(vreinterpretq_u32_f32(seen)) <= vgetq_lane_u32(vreinterpretq_u32_f32(limit), 0);
   }
   // fcvtns rounds to nearest even; 2^n from the biased exponent bits.
   static Reg round_with_pow2(Reg t, Reg& pow2) {

@@ -46,6 +46,19 @@ struct ScalarF32x4 {
     for (std::size_t col = 0; col < 4; ++col)
       for (std::size_t row = 0; row < 4; ++row) columns[col]->lane[row] = rows[row].lane[col];
   }
+  // The range check of values as they are loaded: seen starts at zero(), range_note folds in x,
+  // range_within says whether every x noted was within ±limit (NaN never is). Here a lane of
+  // seen becomes 1 once a value beyond the limit passed.
+  static Reg range_limit(float limit) { return splat(limit); }
+  static Reg range_note(Reg seen, Reg x, Reg limit) {
+    for (std::size_t l = 0; l < 4; ++l)
+      if (!(std::fabs(x.lane[l]) <= limit.lane[l])) seen.lane[l] = 1.0f;
+    return seen;
+  }
+  static bool range_within(Reg seen, Reg /*limit*/) {
+    return seen.lane[0] == 0.0f && seen.lane[1] == 0.0f && seen.lane[2] == 0.0f &&
+           seen.lane[3] == 0.0f;
+  }
   // For t in [-126, 126]: returns n, t rounded to an integer (to nearest; a tie may go either
   // way), and sets pow2 = 2^n. The two halves of 2^t = 2^n · 2^(t - n).
   static Reg round_with_pow2(Reg t, Reg& pow2) {

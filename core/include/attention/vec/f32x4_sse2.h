@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <emmintrin.h>
 
 namespace attn::vec {
@@ -27,6 +29,20 @@ struct Sse2F32x4 {
     return _mm_cvtss_f32(_mm_add_ss(pairs, odd));
   }
   static void transpose4(Reg& a, Reg& b, Reg& c, Reg& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
+  // The range check (see f32x4_wasm_simd128.h). SSE2 has no 32-bit max: seen collects, lane by
+  // lane, whether a magnitude's bits exceeded the limit's (a signed compare is enough, the sign
+  // bit being cleared).
+  static Reg range_limit(float limit) {
+    std::int32_t bits;
+    std::memcpy(&bits, &limit, sizeof bits);
+    return _mm_castsi128_ps(_mm_set1_epi32(bits));
+  }
+  static Reg range_note(Reg seen, Reg x, Reg limit) {
+    const __m128i magnitude = _mm_and_si128(_mm_castps_si128(x), _mm_set1_epi32(0x7fffffff));
+    const __m128i beyond = _mm_cmpgt_epi32(magnitude, _mm_castps_si128(limit));
+    return _mm_or_ps(seen, _mm_castsi128_ps(beyond));
+  }
+  static bool range_within(Reg seen, Reg /*limit*/) { return _mm_movemask_ps(seen) == 0; }
   // cvtps2dq rounds to nearest even under the default MXCSR rounding mode; 2^n from the
   // biased exponent bits.
   static Reg round_with_pow2(Reg t, Reg& pow2) {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <wasm_simd128.h>
 
 namespace attn::vec {
@@ -41,6 +43,21 @@ struct WasmSimd128F32x4 {
   // (f32x4.nearest) and i32x4.trunc_sat_f32x4 (five on x64: it handles NaN and overflow, which
   // n never is) took six. The sum's own rounding sends a tie to the odd side: n is still
   // within 1/2 of t, all e^x needs.
+  // The range check of values as they are loaded: seen starts at zero(), range_note folds in x,
+  // range_within says whether every x noted was within ±limit (NaN never is). Here seen is the
+  // unsigned max of the magnitudes' bit patterns, which order like the magnitudes, with every
+  // NaN above infinity: two instructions per vector.
+  static Reg range_limit(float limit) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &limit, sizeof bits);
+    return wasm_i32x4_splat(static_cast<std::int32_t>(bits));
+  }
+  static Reg range_note(Reg seen, Reg x, Reg /*limit*/) {
+    return wasm_u32x4_max(seen, wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff)));
+  }
+  static bool range_within(Reg seen, Reg limit) {
+    return wasm_i32x4_all_true(wasm_u32x4_le(seen, limit));
+  }
   static Reg round_with_pow2(Reg t, Reg& pow2) {
     constexpr float magic = 12583039.0f;  // 1.5 · 2^23 + 127, bits 0x4B40007F
     const v128_t shifted = wasm_f32x4_add(t, wasm_f32x4_splat(magic));
