@@ -86,7 +86,8 @@ struct PackCheck {
 };
 
 // Keys [0, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
-// for the keys from `end` up to the next multiple of 8. Four keys at a time: a 4×4 transpose turns four components of four key rows into four panel rows.
+// for the keys from `end` up to the next multiple of 8. Four keys at a time: a 4×4 transpose
+// turns four components of four key rows into four panel rows.
 template <class V, bool Check>
 void pack_key_panels(float* panels, const float* k, std::size_t end, std::size_t head_dim,
                      PackCheck<V>& check) {
