@@ -85,6 +85,18 @@ struct PackCheck {
   bool ok() const { return rows_ok && V::range_within(seen, limit); }
 };
 
+// Components [c, c + 4) of four rows `stride` floats apart (rows + c the first), turned by a
+// 4×4 transpose into four vectors of one component each: column[i] = component c + i of the
+// four rows. The range check notes the rows first when Check.
+template <class V, bool Check>
+void load_transposed4(const float* rows, std::size_t stride, typename V::Reg (&column)[4],
+                      PackCheck<V>& check) {
+  for (std::size_t r = 0; r < 4; ++r) column[r] = V::load(rows + r * stride);
+  if constexpr (Check)
+    for (const typename V::Reg& row : column) check.note(row);
+  V::transpose4(column[0], column[1], column[2], column[3]);
+}
+
 // Keys [0, end) of `k` into their panels (key j goes to panel j / 8, lane j % 8), and zeros
 // for the keys from `end` up to the next multiple of 8. Four keys at a time: a 4×4 transpose
 // turns four components of four key rows into four panel rows.
@@ -97,16 +109,9 @@ void pack_key_panels(float* panels, const float* k, std::size_t end, std::size_t
     if (j + 4 <= end) {
       const float* key = k + j * head_dim;
       for (std::size_t c = 0; c < head_dim; c += 4) {
-        Reg a = V::load(key + c), b = V::load(key + head_dim + c);
-        Reg x = V::load(key + 2 * head_dim + c), y = V::load(key + 3 * head_dim + c);
-        if constexpr (Check) {
-          check.note(a), check.note(b), check.note(x), check.note(y);
-        }
-        V::transpose4(a, b, x, y);
-        V::store(lanes + c * panel_keys, a);
-        V::store(lanes + (c + 1) * panel_keys, b);
-        V::store(lanes + (c + 2) * panel_keys, x);
-        V::store(lanes + (c + 3) * panel_keys, y);
+        Reg column[4];
+        load_transposed4<V, Check>(key + c, head_dim, column, check);
+        for (std::size_t i = 0; i < 4; ++i) V::store(lanes + (c + i) * panel_keys, column[i]);
       }
     } else {  // the last few keys, and the zero padding
       if constexpr (Check)
@@ -157,16 +162,10 @@ void pack_query_panel(float* panel, const float* q, std::size_t first, std::size
   if (first + block_rows <= token_count) {
     const Reg scale = V::splat(inverse_divisor);
     for (std::size_t c = 0; c < head_dim; c += 4) {
-      Reg a = V::load(row + c), b = V::load(row + head_dim + c);
-      Reg x = V::load(row + 2 * head_dim + c), y = V::load(row + 3 * head_dim + c);
-      if constexpr (Check) {
-        check.note(a), check.note(b), check.note(x), check.note(y);
-      }
-      V::transpose4(a, b, x, y);
-      V::store(panel + c * block_rows, V::mul(a, scale));
-      V::store(panel + (c + 1) * block_rows, V::mul(b, scale));
-      V::store(panel + (c + 2) * block_rows, V::mul(x, scale));
-      V::store(panel + (c + 3) * block_rows, V::mul(y, scale));
+      Reg column[4];
+      load_transposed4<V, Check>(row + c, head_dim, column, check);
+      for (std::size_t i = 0; i < 4; ++i)
+        V::store(panel + (c + i) * block_rows, V::mul(column[i], scale));
     }
     return;
   }
@@ -364,8 +363,7 @@ bool attend_blocked(float* out, const float* q, const float* k, const float* v,
   PackCheck<V> check;
   const std::size_t n = T * d;
   if (tile_keys) {
-    if (!values_within_limit(q, n) || !values_within_limit(k, n) || !values_within_limit(v, n))
-      return false;
+    if (!qkv_within_limit(q, k, v, n)) return false;
   } else if (group < T && !values_within_limit(q, n)) {
     return false;
   }

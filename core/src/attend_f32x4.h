@@ -36,9 +36,7 @@ void accumulate_scaled_f32x4(float* out, const float* row, float weight, std::si
 template <class V>
 bool attend_f32x4(float* out, const float* q, const float* k, const float* v,
                   std::size_t token_count, std::size_t head_dim, MaskKind mask, float* scratch) {
-  const std::size_t n = token_count * head_dim;
-  if (!values_within_limit(q, n) || !values_within_limit(k, n) || !values_within_limit(v, n))
-    return false;
+  if (!qkv_within_limit(q, k, v, token_count * head_dim)) return false;
   const float inverse_divisor = 1.0f / std::sqrt(static_cast<float>(head_dim));
   for (std::size_t i = 0; i < token_count; ++i) {
     const float* query_i = q + i * head_dim;

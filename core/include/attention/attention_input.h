@@ -100,6 +100,11 @@ inline constexpr float max_abs_float = static_cast<float>(Limits::max_abs_value)
 // for the kernels that check what they are given.
 bool values_within_limit(const float* values, std::size_t n);
 
+// The same for the n values each of q, k and v: what a kernel checks before it starts.
+inline bool qkv_within_limit(const float* q, const float* k, const float* v, std::size_t n) {
+  return values_within_limit(q, n) && values_within_limit(k, n) && values_within_limit(v, n);
+}
+
 // Checks shapes, limits and values. The arithmetic functions assume this returned nothing.
 std::optional<InputError> validate_input(const AttentionInput& input);
 
