@@ -7,9 +7,9 @@
 #include <string>
 #include <variant>
 
-#include "attention/attend.h"
-#include "attention/json_io.h"
-#include "attention/kernels.h"
+#include "attention/kernels/attend.h"
+#include "attention/json/json_io.h"
+#include "attention/kernels/kernels.h"
 
 namespace {
 

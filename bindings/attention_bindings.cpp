@@ -7,10 +7,10 @@
 #include <string>
 #include <variant>
 
-#include "attention/article_data.h"
-#include "attention/json_io.h"
-#include "attention/next_word.h"
-#include "attention/trace.h"
+#include "attention/article/article_data.h"
+#include "attention/json/json_io.h"
+#include "attention/article/next_word.h"
+#include "attention/reference/trace.h"
 #include "json_result.h"
 
 namespace {

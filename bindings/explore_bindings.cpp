@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "attention/explore_json.h"
+#include "attention/json/explore_json.h"
 #include "json_result.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "attention/attention_input.h"
+#include "attention/reference/attention_input.h"
 
 namespace attn::bindings {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "attention/sequel_json.h"
+#include "attention/json/sequel_json.h"
 #include "json_result.h"
 
 namespace {

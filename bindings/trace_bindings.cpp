@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/trace.h"
+#include "attention/reference/trace.h"
 
 namespace {
 

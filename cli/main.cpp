@@ -10,9 +10,9 @@
 #include <string>
 #include <variant>
 
-#include "attention/article_claims.h"
-#include "attention/json_io.h"
-#include "attention/trace.h"
+#include "attention/article/article_claims.h"
+#include "attention/json/json_io.h"
+#include "attention/reference/trace.h"
 #include "walkthrough_text.h"
 
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/next_word.h"
-#include "attention/trace.h"
+#include "attention/article/article_data.h"
+#include "attention/article/next_word.h"
+#include "attention/reference/trace.h"
 
 namespace attn::cli {
 

@@ -1,7 +1,7 @@
 // The FAQ's head_dim demonstration: why the scores are divided by √d_k. The core draws seeded
 // random queries and keys for each head size and reports the spread of the raw and the scaled
 // scores, the largest weight and the entropy per row, and the gradient the softmax passes
-// back (core/include/attention/head_dim_study.h). The reader can make the scaled side divide
+// back (core/include/attention/layers/head_dim_study.h). The reader can make the scaled side divide
 // by d_k instead, to see why the square root and not the size itself.
 
 import { variantRadios } from './explore-controls.js';

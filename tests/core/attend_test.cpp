@@ -7,8 +7,8 @@
 #include <string>
 #include <variant>
 
-#include "attention/attend.h"
-#include "attention/kernels.h"
+#include "attention/kernels/attend.h"
+#include "attention/kernels/kernels.h"
 #include "reference_f64.h"
 #include "test_inputs.h"
 

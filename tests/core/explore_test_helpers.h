@@ -6,9 +6,9 @@
 #include <string>
 #include <variant>
 
-#include "attention/attention_input.h"
-#include "attention/explore_json.h"
-#include "attention/json.h"
+#include "attention/reference/attention_input.h"
+#include "attention/json/explore_json.h"
+#include "attention/json/json.h"
 
 namespace attn_test {
 

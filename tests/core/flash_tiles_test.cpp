@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/flash_tiles.h"
-#include "attention/seeded_random.h"
-#include "attention/trace.h"
+#include "attention/article/article_data.h"
+#include "attention/layers/flash_tiles.h"
+#include "attention/reference/seeded_random.h"
+#include "attention/reference/trace.h"
 #include "explore_test_helpers.h"
 #include "sequel_test_helpers.h"
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "attention/article_claims.h"
-#include "attention/article_data.h"
-#include "attention/attention_input.h"
-#include "attention/next_word.h"
-#include "attention/trace.h"
+#include "attention/article/article_claims.h"
+#include "attention/article/article_data.h"
+#include "attention/reference/attention_input.h"
+#include "attention/article/next_word.h"
+#include "attention/reference/trace.h"
 #include "reference_f64.h"
 #include "test_inputs.h"
 

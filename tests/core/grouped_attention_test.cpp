@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/grouped_attention.h"
-#include "attention/multi_head.h"
+#include "attention/layers/grouped_attention.h"
+#include "attention/layers/multi_head.h"
 #include "explore_test_helpers.h"
 #include "sequel_test_helpers.h"
 

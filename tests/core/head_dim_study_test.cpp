@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/explore_json.h"
-#include "attention/head_dim_study.h"
-#include "attention/seeded_random.h"
+#include "attention/json/explore_json.h"
+#include "attention/layers/head_dim_study.h"
+#include "attention/reference/seeded_random.h"
 #include "explore_test_helpers.h"
 #include "reference_variants_f64.h"
 

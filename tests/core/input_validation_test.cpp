@@ -8,9 +8,9 @@
 #include <variant>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/attention_input.h"
-#include "attention/json_io.h"
+#include "attention/article/article_data.h"
+#include "attention/reference/attention_input.h"
+#include "attention/json/json_io.h"
 #include "test_inputs.h"
 
 namespace {

@@ -8,14 +8,14 @@
 #include <variant>
 #include <vector>
 
-#include "attention/article_claims.h"
-#include "attention/article_data.h"
-#include "attention/attention_input.h"
-#include "attention/json.h"
-#include "attention/json_io.h"
-#include "attention/kernels.h"
-#include "attention/next_word.h"
-#include "attention/trace.h"
+#include "attention/article/article_claims.h"
+#include "attention/article/article_data.h"
+#include "attention/reference/attention_input.h"
+#include "attention/json/json.h"
+#include "attention/json/json_io.h"
+#include "attention/kernels/kernels.h"
+#include "attention/article/next_word.h"
+#include "attention/reference/trace.h"
 #include "test_inputs.h"
 
 namespace {

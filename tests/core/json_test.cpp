@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/json.h"
+#include "attention/json/json.h"
 
 namespace {
 

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "attend_blocked.h"
-#include "attention/attention_input.h"
-#include "attention/kernels.h"
-#include "attention/trace.h"
-#include "attention/vec/f32x4_scalar.h"
+#include "kernels/attend_blocked.h"
+#include "attention/reference/attention_input.h"
+#include "attention/kernels/kernels.h"
+#include "attention/reference/trace.h"
+#include "attention/kernels/vec/f32x4_scalar.h"
 #include "reference_f64.h"
-#include "simd_backend.h"
+#include "kernels/simd_backend.h"
 #include "test_inputs.h"
 
 namespace {

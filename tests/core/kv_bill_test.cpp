@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "attention/kv_bill.h"
+#include "attention/layers/kv_bill.h"
 #include "explore_test_helpers.h"
 
 namespace {

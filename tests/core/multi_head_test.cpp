@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/explore_json.h"
-#include "attention/multi_head.h"
-#include "attention/trace.h"
+#include "attention/json/explore_json.h"
+#include "attention/layers/multi_head.h"
+#include "attention/reference/trace.h"
 #include "explore_test_helpers.h"
 #include "reference_variants_f64.h"
 

@@ -11,11 +11,11 @@
 #include <random>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/attention_input.h"
-#include "attention/next_word.h"
-#include "attention/softmax.h"
-#include "attention/trace.h"
+#include "attention/article/article_data.h"
+#include "attention/reference/attention_input.h"
+#include "attention/article/next_word.h"
+#include "attention/reference/softmax.h"
+#include "attention/reference/trace.h"
 #include "reference_f64.h"
 #include "test_inputs.h"
 

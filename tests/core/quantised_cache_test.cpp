@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/multi_head.h"
-#include "attention/quantised_cache.h"
-#include "attention/seeded_random.h"
+#include "attention/layers/multi_head.h"
+#include "attention/layers/quantised_cache.h"
+#include "attention/reference/seeded_random.h"
 #include "explore_test_helpers.h"
 #include "sequel_test_helpers.h"
 

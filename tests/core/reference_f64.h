@@ -11,8 +11,8 @@
 #include <limits>
 #include <vector>
 
-#include "attention/attention_input.h"
-#include "attention/matrix.h"
+#include "attention/reference/attention_input.h"
+#include "attention/reference/matrix.h"
 
 namespace attn_test {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "attention/matrix.h"
+#include "attention/reference/matrix.h"
 
 namespace attn_test {
 

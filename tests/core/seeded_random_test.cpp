@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/explore_json.h"
-#include "attention/seeded_random.h"
+#include "attention/json/explore_json.h"
+#include "attention/reference/seeded_random.h"
 #include "explore_test_helpers.h"
 
 namespace {

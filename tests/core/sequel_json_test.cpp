@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/json_io.h"
-#include "attention/multi_head.h"
-#include "attention/seeded_random.h"
-#include "attention/sequel_json.h"
+#include "attention/article/article_data.h"
+#include "attention/json/json_io.h"
+#include "attention/layers/multi_head.h"
+#include "attention/reference/seeded_random.h"
+#include "attention/json/sequel_json.h"
 #include "explore_test_helpers.h"
 
 namespace {

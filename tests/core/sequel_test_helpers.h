@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/matrix.h"
-#include "attention/trace.h"
+#include "attention/reference/matrix.h"
+#include "attention/reference/trace.h"
 #include "reference_variants_f64.h"
 
 namespace sequel_test {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/explore_json.h"
-#include "attention/softmax.h"
-#include "attention/softmax_backward.h"
+#include "attention/json/explore_json.h"
+#include "attention/reference/softmax.h"
+#include "attention/reference/softmax_backward.h"
 #include "explore_test_helpers.h"
 #include "reference_variants_f64.h"
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
-#include "attention/attention_input.h"
-#include "attention/matrix.h"
+#include "attention/reference/attention_input.h"
+#include "attention/reference/matrix.h"
 
 namespace attn_test {
 

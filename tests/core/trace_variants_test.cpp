@@ -10,11 +10,11 @@
 #include <variant>
 #include <vector>
 
-#include "attention/article_data.h"
-#include "attention/attention_input.h"
-#include "attention/json.h"
-#include "attention/json_io.h"
-#include "attention/trace.h"
+#include "attention/article/article_data.h"
+#include "attention/reference/attention_input.h"
+#include "attention/json/json.h"
+#include "attention/json/json_io.h"
+#include "attention/reference/trace.h"
 #include "explore_test_helpers.h"
 #include "reference_variants_f64.h"
 #include "test_inputs.h"

@@ -8,9 +8,9 @@
 #include <limits>
 #include <vector>
 
-#include "attention/vec/f32x4_scalar.h"
-#include "simd_backend.h"
-#include "vec_exp.h"
+#include "attention/kernels/vec/f32x4_scalar.h"
+#include "kernels/simd_backend.h"
+#include "kernels/vec_exp.h"
 
 namespace {
 

@@ -27,9 +27,9 @@
 #include <variant>
 #include <vector>
 
-#include "attention/attend.h"
-#include "attention/kernels.h"
-#include "attention/trace.h"
+#include "attention/kernels/attend.h"
+#include "attention/kernels/kernels.h"
+#include "attention/reference/trace.h"
 #include "fuzz_support.h"
 
 namespace {

@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "attention/explore_json.h"
-#include "attention/json.h"
+#include "attention/json/explore_json.h"
+#include "attention/json/json.h"
 #include "fuzz_json_exchange.h"
 #include "fuzz_support.h"
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <variant>
 
-#include "attention/explore_json.h"
-#include "attention/json.h"
+#include "attention/json/explore_json.h"
+#include "attention/json/json.h"
 #include "fuzz_support.h"
 
 namespace attn_fuzz {

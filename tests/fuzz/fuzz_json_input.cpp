@@ -13,9 +13,9 @@
 #include <string_view>
 #include <variant>
 
-#include "attention/json.h"
-#include "attention/json_io.h"
-#include "attention/trace.h"
+#include "attention/json/json.h"
+#include "attention/json/json_io.h"
+#include "attention/reference/trace.h"
 #include "fuzz_support.h"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "attention/json.h"
-#include "attention/sequel_json.h"
+#include "attention/json/json.h"
+#include "attention/json/sequel_json.h"
 #include "fuzz_json_exchange.h"
 #include "fuzz_support.h"
 

@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/attention_input.h"
-#include "attention/trace.h"
+#include "attention/reference/attention_input.h"
+#include "attention/reference/trace.h"
 
 namespace attn_fuzz {
 

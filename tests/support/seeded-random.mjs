@@ -1,5 +1,5 @@
 // The core's seeded generator written again from its definition
-// (core/include/attention/seeded_random.h), so the suites can check that the wasm core gives the
+// (core/include/attention/reference/seeded_random.h), so the suites can check that the wasm core gives the
 // numbers the definition gives.
 
 const MASK_64 = (1n << 64n) - 1n;

@@ -1,0 +1,405 @@
+// JSON requests and answers of the explorable's computations. Every request is read member by
+// member with a message naming the member (and row and column) at fault; the arithmetic lives
+// in softmax_backward.cpp, head_dim_study.cpp, multi_head.cpp and seeded_random.cpp.
+#include "attention/json/explore_json.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention/json/json.h"
+#include "attention/json/json_io.h"
+#include "attention/reference/seeded_random.h"
+#include "attention/reference/softmax_backward.h"
+#include "json/json_request.h"
+#include "layers/layer_tables.h"
+
+namespace attn {
+
+namespace {
+
+using json::Value;
+using Type = Value::Type;
+using namespace json_request;
+
+// The explorable's refusal of a request that is not an object lists the members plainly
+// ("input: must be a JSON object with weights, upstream, got ...").
+constexpr std::string_view plain_list = "";
+
+// ---- reading a request ---------------------------------------------------------------------
+
+std::optional<InputError> read_finite_number(const Value& root, std::string_view key, double& out) {
+  const Value* member = root.find(key);
+  if (!member) return std::nullopt;
+  if (member->type != Type::number || !std::isfinite(member->number))
+    return make_input_error(std::string(key), "must be a finite number, " + got(*member));
+  out = member->number;
+  return std::nullopt;
+}
+
+// A number checked by `check` (which returns the reason it is refused, or nullptr).
+using NumberCheck = const char* (*)(double value);
+
+const char* finite_within_limit(double value) {
+  if (!std::isfinite(value)) return "must be a finite number";
+  if (std::fabs(value) > Limits::max_abs_value) return "is outside the allowed range of ±1e15";
+  return nullptr;
+}
+
+const char* a_weight(double value) {
+  if (!std::isfinite(value) || value < 0.0 || value > 1.0)
+    return "must be a softmax weight, a number from 0 to 1";
+  return nullptr;
+}
+
+std::optional<InputError> read_number(const Value& cell, const std::string& path, NumberCheck check,
+                                      double& out) {
+  if (cell.type != Type::number) return make_input_error(path, "must be a finite number, " + got(cell));
+  if (const char* reason = check(cell.number)) return make_input_error(path, reason);
+  out = cell.number;
+  return std::nullopt;
+}
+
+// A row of 1 to max_length numbers, or exactly `length` when it is not 0.
+std::optional<InputError> read_row(const Value& row, const std::string& path, std::size_t length,
+                                   std::size_t max_length, NumberCheck check,
+                                   std::vector<double>& out, const char* length_meaning = "") {
+  if (row.type != Type::array) return make_input_error(path, "must be an array of numbers, " + got(row));
+  if (row.array.empty()) return make_input_error(path, "is empty");
+  if (length == 0 && row.array.size() > max_length)
+    return make_input_error(path, "has " + std::to_string(row.array.size()) +
+                                      " values; the limit is " + std::to_string(max_length));
+  if (length != 0 && row.array.size() != length)
+    return make_input_error(path, "has " + std::to_string(row.array.size()) + " values; expected " +
+                                      std::to_string(length) + length_meaning);
+  out.assign(row.array.size(), 0.0);
+  for (std::size_t c = 0; c < row.array.size(); ++c)
+    if (auto error = read_number(row.array[c], index_path(path, c), check, out[c])) return error;
+  return std::nullopt;
+}
+
+// ---- softmax backward ----------------------------------------------------------------------
+
+// A row of softmax weights: each from 0 to 1, adding up to 1 within 1e-3 (rounded weights such
+// as 0.28 and 0.72 are accepted; a row that is not a softmax row at all is not).
+std::optional<InputError> check_weight_sum(const std::vector<double>& weights, const std::string& path) {
+  double sum = 0.0;
+  for (const double p : weights) sum += p;
+  if (std::fabs(sum - 1.0) > 1e-3) {
+    std::string text = "adds up to ";
+    json::write_number(text, sum);
+    return make_input_error(path, text + " but a row of softmax weights adds up to 1");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+JsonOrError softmax_backward_json(std::string_view request) {
+  auto parsed = parse_request(request, {"weights", "upstream"}, plain_list);
+  if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+  const Value& root = std::get<Value>(parsed);
+  const Value* weights = root.find("weights");
+  const Value* upstream = root.find("upstream");
+  if (!weights) return make_input_error("weights", "is missing (expected a row of softmax weights, or rows of them)");
+  if (!upstream) return make_input_error("upstream", "is missing (expected dL/dweights, the shape of weights)");
+  if (weights->type != Type::array || weights->array.empty())
+    return make_input_error("weights", "must be a non-empty array of weights, or of rows of weights, " + got(*weights));
+
+  // One row, or a matrix of rows: the answer has the shape of the question.
+  const bool one_row = weights->array[0].type != Type::array;
+  std::vector<const Value*> weight_rows, upstream_rows;  // [R]
+  std::vector<std::string> weight_paths, upstream_paths;
+  if (one_row) {
+    weight_rows = {weights};
+    upstream_rows = {upstream};
+    weight_paths = {"weights"};
+    upstream_paths = {"upstream"};
+  } else {
+    if (weights->array.size() > Limits::max_tokens)
+      return make_input_error("weights", "has " + std::to_string(weights->array.size()) +
+                                             " rows; the limit is " + std::to_string(Limits::max_tokens));
+    if (upstream->type != Type::array)
+      return make_input_error("upstream", "must be an array of rows like weights, " + got(*upstream));
+    if (upstream->array.size() != weights->array.size())
+      return make_input_error("upstream", "has " + std::to_string(upstream->array.size()) +
+                                              " rows but weights has " +
+                                              std::to_string(weights->array.size()));
+    for (std::size_t r = 0; r < weights->array.size(); ++r) {
+      weight_rows.push_back(&weights->array[r]);
+      upstream_rows.push_back(&upstream->array[r]);
+      weight_paths.push_back(index_path("weights", r));
+      upstream_paths.push_back(index_path("upstream", r));
+    }
+  }
+
+  std::vector<std::vector<float>> gradients;  // [R][n]
+  std::vector<float> dots;                    // [R] g·p of each row
+  for (std::size_t r = 0; r < weight_rows.size(); ++r) {
+    std::vector<double> p, g;
+    if (auto error = read_row(*weight_rows[r], weight_paths[r], 0, Limits::max_tokens, a_weight, p))
+      return *error;
+    if (auto error = check_weight_sum(p, weight_paths[r])) return *error;
+    if (auto error = read_row(*upstream_rows[r], upstream_paths[r], p.size(), p.size(),
+                              finite_within_limit, g, " (one per weight)"))
+      return *error;
+    const std::vector<float> weights_row(p.begin(), p.end());  // [n]
+    const std::vector<float> upstream_row(g.begin(), g.end());  // [n]
+    std::vector<float> gradient(p.size());                      // [n]
+    dots.push_back(softmax_backward_row(gradient.data(), weights_row.data(), upstream_row.data(),
+                                        p.size()));
+    gradients.push_back(std::move(gradient));
+  }
+
+  std::string out = "{";
+  write_key(out, "gradient");
+  if (one_row) {
+    write_numbers(out, gradients[0]);
+  } else {
+    out += '[';
+    for (std::size_t r = 0; r < gradients.size(); ++r) {
+      if (r) out += ',';
+      write_numbers(out, gradients[r]);
+    }
+    out += ']';
+  }
+  write_key(out, "upstream_dot_weights");
+  if (one_row) json::write_number(out, dots[0]);
+  else write_numbers(out, dots);
+  out += '}';
+  return out;
+}
+
+// ---- head_dim study ------------------------------------------------------------------------
+
+namespace {
+
+void write_figures(std::string& out, const SoftmaxSpreadFigures& figures) {
+  out += '{';
+  write_key(out, "largest_weight"); write_numbers(out, figures.largest_weight);
+  write_key(out, "entropy"); write_numbers(out, figures.entropy);
+  write_key(out, "jacobian_norm"); write_numbers(out, figures.jacobian_norm);
+  write_key(out, "mean_largest_weight"); json::write_number(out, figures.mean_largest_weight);
+  write_key(out, "mean_entropy"); json::write_number(out, figures.mean_entropy);
+  write_key(out, "mean_jacobian_norm"); json::write_number(out, figures.mean_jacobian_norm);
+  write_key(out, "gradient_norm"); json::write_number(out, figures.gradient_norm);
+  out += '}';
+}
+
+}  // namespace
+
+std::string head_dim_study_to_json(const HeadDimStudy& study) {
+  const HeadDimStudyOptions& options = study.options;
+  std::string out = "{";
+  write_key(out, "head_dims"); write_numbers(out, options.head_dims);
+  write_key(out, "tokens"); json::write_number(out, static_cast<double>(options.token_count));
+  write_key(out, "samples"); json::write_number(out, static_cast<double>(options.samples));
+  write_key(out, "seed"); write_shortest(out, static_cast<double>(options.seed));
+  write_key(out, "scale"); json::write_string(out, scale_name(options.scale));
+  write_key(out, "mask"); json::write_string(out, mask_name(options.mask));
+  write_key(out, "max_entropy"); write_numbers(out, study.max_entropy);
+  write_key(out, "points");
+  write_objects(out, study.points, [&](const HeadDimPoint& point) {
+    write_key(out, "head_dim"); json::write_number(out, static_cast<double>(point.head_dim));
+    write_key(out, "scale_divisor"); json::write_number(out, point.scale_divisor);
+    write_key(out, "raw_score_spread"); json::write_number(out, point.raw_score_spread);
+    write_key(out, "scaled_score_spread"); json::write_number(out, point.scaled_score_spread);
+    write_key(out, "unscaled"); write_figures(out, point.unscaled);
+    write_key(out, "scaled"); write_figures(out, point.scaled);
+  });
+  const HeadDimComparison& comparison = study.comparison;
+  write_key(out, "comparison");
+  out += '{';
+  write_key(out, "from_head_dim"); json::write_number(out, static_cast<double>(comparison.from_head_dim));
+  write_key(out, "to_head_dim"); json::write_number(out, static_cast<double>(comparison.to_head_dim));
+  write_key(out, "raw_spread_ratio"); json::write_number(out, comparison.raw_spread_ratio);
+  write_key(out, "scaled_spread_ratio"); json::write_number(out, comparison.scaled_spread_ratio);
+  write_key(out, "expected_raw_spread_ratio");
+  json::write_number(out, comparison.expected_raw_spread_ratio);
+  out += "}}";
+  return out;
+}
+
+JsonOrError head_dim_study_json(std::string_view request) {
+  auto parsed = parse_request(
+      request, {"head_dims", "tokens", "samples", "seed", "scale", "mask", "compare"}, plain_list);
+  if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+  const Value& root = std::get<Value>(parsed);
+  HeadDimStudyOptions options;
+
+  if (const Value* head_dims = root.find("head_dims")) {
+    if (head_dims->type != Type::array || head_dims->array.empty())
+      return make_input_error("head_dims", "must be a non-empty array of whole numbers, " + got(*head_dims));
+    if (head_dims->array.size() > HeadDimStudyLimits::max_head_dim_count)
+      return make_input_error("head_dims", "has " + std::to_string(head_dims->array.size()) +
+                                               " entries; the limit is " +
+                                               std::to_string(HeadDimStudyLimits::max_head_dim_count));
+    options.head_dims.clear();
+    for (std::size_t n = 0; n < head_dims->array.size(); ++n) {
+      double head_dim = 0.0;
+      if (auto error = read_whole_value(head_dims->array[n], index_path("head_dims", n), 1.0,
+                                        static_cast<double>(Limits::max_head_dim), head_dim))
+        return *error;
+      options.head_dims.push_back(static_cast<std::size_t>(head_dim));
+    }
+  }
+  if (auto error = read_count(root, "tokens", 1, Limits::max_tokens, options.token_count)) return *error;
+  if (auto error = read_count(root, "samples", 1, HeadDimStudyLimits::max_samples, options.samples))
+    return *error;
+  if (auto error = read_seed(root, options.seed)) return *error;
+  if (auto error = read_scale(root, options.scale)) return *error;
+  MaskVariant mask{options.mask, MaskFill::minus_infinity};
+  if (auto error = read_mask(root, {"none", "causal"}, mask)) return *error;
+  options.mask = mask.mask;
+  if (const Value* compare = root.find("compare")) {
+    const bool pair = compare->type == Type::array && compare->array.size() == 2;
+    if (!pair) return make_input_error("compare", "must be two head_dims, [from, to], " + got(*compare));
+    double from = 0.0, to = 0.0;
+    const double largest = static_cast<double>(Limits::max_head_dim);
+    if (auto error = read_whole_value(compare->array[0], "compare[0]", 1.0, largest, from)) return *error;
+    if (auto error = read_whole_value(compare->array[1], "compare[1]", 1.0, largest, to)) return *error;
+    options.compare_from = static_cast<std::size_t>(from);
+    options.compare_to = static_cast<std::size_t>(to);
+  }
+
+  if (auto error = validate_head_dim_study(options)) return *error;
+  return head_dim_study_to_json(run_head_dim_study(options));
+}
+
+// ---- multi-head layer ----------------------------------------------------------------------
+
+std::string multi_head_to_json(const MultiHeadLayer& layer) {
+  std::string out = "{";
+  write_key(out, "tokens"); write_strings(out, layer.tokens);
+  write_key(out, "d_model"); json::write_number(out, static_cast<double>(layer.d_model));
+  write_key(out, "n_heads"); json::write_number(out, static_cast<double>(layer.n_heads));
+  write_key(out, "head_dim"); json::write_number(out, static_cast<double>(layer.head_dim));
+  const Trace* first = layer.heads.empty() ? nullptr : &layer.heads[0].trace;
+  write_key(out, "mask");
+  json::write_string(out, first ? mask_variant_name(first->mask, first->mask_fill) : "causal");
+  write_key(out, "scale"); json::write_string(out, first ? scale_name(first->scale) : "sqrt_d");
+  write_key(out, "x"); write_matrix(out, layer.x);
+  write_key(out, "heads");
+  write_objects(out, layer.heads, [&](const HeadOfLayer& head) {
+    write_key(out, "w_q"); write_matrix(out, head.w_q);
+    write_key(out, "w_k"); write_matrix(out, head.w_k);
+    write_key(out, "w_v"); write_matrix(out, head.w_v);
+    write_key(out, "trace"); out += trace_to_json(head.trace);
+  });
+  write_key(out, "concat"); write_matrix(out, layer.concat);
+  write_key(out, "w_o"); write_matrix(out, layer.w_o);
+  write_key(out, "out"); write_matrix(out, layer.out);
+  out += '}';
+  return out;
+}
+
+JsonOrError multi_head_json(std::string_view request) {
+  auto parsed = parse_request(request, {"tokens", "d_model", "n_heads", "seed", "x", "mask", "scale"},
+                              plain_list);
+  if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+  const Value& root = std::get<Value>(parsed);
+
+  // Tokens and sizes first: they bound everything seeded below.
+  std::vector<std::string> tokens;
+  if (!root.find("tokens")) return make_input_error("tokens", "is missing (expected an array of words)");
+  // The tokens' text is checked with the layer (validate_multi_head_input).
+  if (auto error = read_tokens(root, tokens, TokenText::unchecked)) return *error;
+
+  std::size_t d_model = 16;
+  std::size_t n_heads = 4;
+  std::uint64_t seed = 1;
+  const Value* x = root.find("x");
+  const bool d_model_given = root.find("d_model") != nullptr;
+  if (auto error = read_count(root, "d_model", 1, MultiHeadLimits::max_d_model, d_model)) return *error;
+  if (x && !d_model_given && x->type == Type::array && !x->array.empty() &&
+      x->array[0].type == Type::array && !x->array[0].array.empty()) {
+    // The token vectors say how wide they are.
+    d_model = x->array[0].array.size();
+    if (d_model > MultiHeadLimits::max_d_model)
+      return make_input_error("x[0]", "has " + std::to_string(d_model) +
+                                          " values; the d_model limit is " +
+                                          std::to_string(MultiHeadLimits::max_d_model));
+  }
+  const std::size_t T = tokens.size();
+  if (x && x->type != Type::array)
+    return make_input_error("x", "must be an array of rows, one per token, " + got(*x));
+  if (x && x->array.size() != T)
+    return make_input_error("x", "has " + std::to_string(x->array.size()) +
+                                     " rows but there are " + std::to_string(T) +
+                                     " tokens (one row per token)");
+  if (auto error = read_count(root, "n_heads", 1, MultiHeadLimits::max_d_model, n_heads)) return *error;
+  if (auto error = layer_tables::check_head_split(d_model, n_heads)) return *error;
+  if (auto error = read_seed(root, seed)) return *error;
+  MaskVariant mask;
+  if (auto error = read_mask(root, {"causal", "none", "causal_zero"}, mask)) return *error;
+  ScaleKind scale = ScaleKind::sqrt_head_dim;
+  if (auto error = read_scale(root, scale)) return *error;
+
+  MultiHeadInput input = seeded_multi_head_input(std::move(tokens), d_model, n_heads, seed);
+  input.mask = mask.mask;
+  input.mask_fill = mask.fill;
+  input.scale = scale;
+
+  if (x) {
+    const auto within_limit = [](double value) -> const char* {
+      if (!std::isfinite(value)) return "must be a finite number";
+      if (std::fabs(value) > MultiHeadLimits::max_abs_value) return "is outside the allowed range of ±1e6";
+      return nullptr;
+    };
+    for (std::size_t t = 0; t < T; ++t) {
+      std::vector<double> row;
+      if (auto error = read_row(x->array[t], index_path("x", t), d_model, d_model, within_limit,
+                                row, " (d_model)"))
+        return *error;
+      for (std::size_t c = 0; c < d_model; ++c) input.x.at(t, c) = static_cast<float>(row[c]);
+    }
+  }
+
+  if (auto error = validate_multi_head_input(input)) return *error;
+  return multi_head_to_json(compute_multi_head(input));
+}
+
+// ---- seeded random tables ------------------------------------------------------------------
+
+JsonOrError random_matrix_json(std::string_view request) {
+  auto parsed = parse_request(request, {"rows", "cols", "seed", "min", "max", "decimals"}, plain_list);
+  if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+  const Value& root = std::get<Value>(parsed);
+  const std::size_t max_values = RandomGridLimits::max_values;
+  if (!root.find("rows")) return make_input_error("rows", "is missing (expected a whole number)");
+  if (!root.find("cols")) return make_input_error("cols", "is missing (expected a whole number)");
+  std::size_t rows = 0, cols = 0;
+  if (auto error = read_count(root, "rows", 1, max_values, rows)) return *error;
+  if (auto error = read_count(root, "cols", 1, max_values, cols)) return *error;
+  if (rows * cols > max_values)
+    return make_input_error("cols", std::to_string(rows) + " rows of " + std::to_string(cols) +
+                                        " values are more than the limit of " +
+                                        std::to_string(max_values) + " values");
+  std::uint64_t seed = 1;
+  if (auto error = read_seed(root, seed)) return *error;
+  UniformGrid grid;
+  if (auto error = read_finite_number(root, "min", grid.min)) return *error;
+  if (auto error = read_finite_number(root, "max", grid.max)) return *error;
+  std::size_t decimals = static_cast<std::size_t>(grid.decimals);
+  if (auto error = read_count(root, "decimals", 0, RandomGridLimits::max_decimals, decimals))
+    return *error;
+  grid.decimals = static_cast<int>(decimals);
+  if (auto error = validate_uniform_grid(grid)) return *error;
+
+  const std::vector<double> values = random_grid_values(seed, rows, cols, grid);  // [rows][cols]
+  std::string out = "[";
+  for (std::size_t r = 0; r < rows; ++r) {
+    out += r ? ",[" : "[";
+    for (std::size_t c = 0; c < cols; ++c) {
+      if (c) out += ',';
+      write_shortest(out, values[r * cols + c]);
+    }
+    out += ']';
+  }
+  out += ']';
+  return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,222 @@
+// The head_dim demonstration: seeded normal q and k through the reference trace, once unscaled
+// and once scaled, and what each softmax does to the weights and to the gradient.
+#include "attention/layers/head_dim_study.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "attention/reference/seeded_random.h"
+#include "attention/reference/softmax_backward.h"
+#include "attention/reference/trace.h"
+
+namespace attn {
+
+namespace {
+
+// Streams of the user's seed (derive_seed), one per table this study draws.
+constexpr std::uint64_t queries_stream = 1;
+constexpr std::uint64_t keys_stream = 2;
+constexpr std::uint64_t upstream_stream = 3;
+
+bool lists(const std::vector<std::size_t>& head_dims, std::size_t head_dim) {
+  return std::find(head_dims.begin(), head_dims.end(), head_dim) != head_dims.end();
+}
+
+// A running sum of values and of their squares, for a standard deviation over every score of
+// every sample without keeping them (the scores lie near 0, so E[x²] - E[x]² loses nothing).
+struct SpreadSum {
+  double sum = 0.0;
+  double sum_of_squares = 0.0;
+  double count = 0.0;
+
+  void add(const Matrix& m) {
+    for (const float x : m.values) {
+      sum += x;
+      sum_of_squares += static_cast<double>(x) * x;
+      count += 1.0;
+    }
+  }
+  double standard_deviation() const {
+    const double mean = sum / count;
+    return std::sqrt(std::max(0.0, sum_of_squares / count - mean * mean));
+  }
+};
+
+// Adds one sample's softmax figures to `figures` (sums; divided by the sample count later).
+// weights, upstream: [T][T].
+void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& weights,
+                         const Matrix& upstream) {
+  const std::size_t T = weights.rows;
+  std::vector<float> input_gradient(T);  // [T] one row of dL/d(softmax input)
+  double gradient_squares = 0.0;
+  for (std::size_t i = 0; i < T; ++i) {
+    const float* p = weights.row(i);
+    double largest = 0.0, entropy = 0.0, jacobian_squares = 0.0;
+    for (std::size_t j = 0; j < T; ++j) {
+      largest = std::max(largest, static_cast<double>(p[j]));
+      if (p[j] > 0.0f) entropy -= p[j] * std::log(static_cast<double>(p[j]));
+      // The Jacobian's entries dp_l/dx_j = p_l (δ_lj - p_j), summed squared over l.
+      for (std::size_t l = 0; l < T; ++l) {
+        const double entry = static_cast<double>(p[l]) * ((l == j ? 1.0 : 0.0) - p[j]);
+        jacobian_squares += entry * entry;
+      }
+    }
+    figures.largest_weight[i] += largest;
+    figures.entropy[i] += entropy;
+    figures.jacobian_norm[i] += std::sqrt(jacobian_squares);
+
+    softmax_backward_row(input_gradient.data(), p, upstream.row(i), T);
+    for (const float g : input_gradient) gradient_squares += static_cast<double>(g) * g;
+  }
+  figures.gradient_norm += std::sqrt(gradient_squares);
+}
+
+// Turns the per-sample sums into averages and fills the means over rows.
+void finish_softmax_figures(SoftmaxSpreadFigures& figures, std::size_t samples) {
+  const double n = static_cast<double>(samples);
+  const std::size_t T = figures.largest_weight.size();
+  for (std::size_t i = 0; i < T; ++i) {
+    figures.largest_weight[i] /= n;
+    figures.entropy[i] /= n;
+    figures.jacobian_norm[i] /= n;
+    figures.mean_largest_weight += figures.largest_weight[i] / static_cast<double>(T);
+    figures.mean_entropy += figures.entropy[i] / static_cast<double>(T);
+    figures.mean_jacobian_norm += figures.jacobian_norm[i] / static_cast<double>(T);
+  }
+  figures.gradient_norm /= n;
+}
+
+SoftmaxSpreadFigures empty_figures(std::size_t token_count) {
+  SoftmaxSpreadFigures figures;
+  figures.largest_weight.assign(token_count, 0.0);
+  figures.entropy.assign(token_count, 0.0);
+  figures.jacobian_norm.assign(token_count, 0.0);
+  return figures;
+}
+
+}  // namespace
+
+HeadDimSample draw_head_dim_sample(const HeadDimStudyOptions& options, std::size_t head_dim,
+                                   std::size_t sample) {
+  const std::size_t T = options.token_count;
+  const std::uint64_t index = (static_cast<std::uint64_t>(head_dim) << 32) | sample;
+  HeadDimSample drawn;
+  drawn.queries = random_normal_matrix(derive_seed(options.seed, queries_stream, index), T, head_dim);
+  drawn.keys = random_normal_matrix(derive_seed(options.seed, keys_stream, index), T, head_dim);
+  drawn.upstream = random_normal_matrix(derive_seed(options.seed, upstream_stream, sample), T, T);
+  return drawn;
+}
+
+std::optional<InputError> validate_head_dim_study(const HeadDimStudyOptions& options) {
+  const std::vector<std::size_t>& head_dims = options.head_dims;
+  if (head_dims.empty()) return make_input_error("head_dims", "needs at least one head_dim");
+  if (head_dims.size() > HeadDimStudyLimits::max_head_dim_count)
+    return make_input_error("head_dims", "has " + std::to_string(head_dims.size()) +
+                                             " entries; the limit is " +
+                                             std::to_string(HeadDimStudyLimits::max_head_dim_count));
+  double head_dim_total = 0.0;
+  for (std::size_t n = 0; n < head_dims.size(); ++n) {
+    if (head_dims[n] < 1 || head_dims[n] > Limits::max_head_dim)
+      return make_input_error("head_dims[" + std::to_string(n) + "]",
+                              "must be a whole number from 1 to " +
+                                  std::to_string(Limits::max_head_dim));
+    head_dim_total += static_cast<double>(head_dims[n]);
+  }
+  if (options.token_count < 1 || options.token_count > Limits::max_tokens)
+    return make_input_error("tokens", "must be a whole number from 1 to " +
+                                          std::to_string(Limits::max_tokens));
+  if (options.samples < 1 || options.samples > HeadDimStudyLimits::max_samples)
+    return make_input_error("samples", "must be a whole number from 1 to " +
+                                           std::to_string(HeadDimStudyLimits::max_samples));
+  if (options.seed > max_seed)
+    return make_input_error("seed", "must be a whole number from 0 to 2^53 - 1");
+  const double T = static_cast<double>(options.token_count);
+  const double work = static_cast<double>(options.samples) * T * T * head_dim_total * 2.0;
+  if (work > HeadDimStudyLimits::max_multiplications)
+    return make_input_error("samples", "asks for too much work (" +
+                                           std::to_string(options.samples) + " samples of " +
+                                           std::to_string(options.token_count) +
+                                           " tokens over these head_dims); lower samples, "
+                                           "tokens or head_dims");
+  const bool compare_given = options.compare_from != 0 || options.compare_to != 0;
+  if (compare_given && (!lists(head_dims, options.compare_from) ||
+                        !lists(head_dims, options.compare_to)))
+    return make_input_error("compare", "must name two head_dims of the head_dims list");
+  return std::nullopt;
+}
+
+HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
+  const std::size_t T = options.token_count;
+  HeadDimStudy study;
+  study.options = options;
+
+  study.max_entropy.assign(T, 0.0);
+  for (std::size_t i = 0; i < T; ++i) {
+    const std::size_t visible = options.mask == MaskKind::none ? T : i + 1;
+    study.max_entropy[i] = std::log(static_cast<double>(visible));
+  }
+
+  AttentionInput input;
+  for (std::size_t t = 0; t < T; ++t) input.tokens.push_back("w" + std::to_string(t));
+  input.mask = options.mask;
+
+  for (const std::size_t d : options.head_dims) {
+    HeadDimPoint point;
+    point.head_dim = d;
+    point.scale_divisor = scale_divisor_for(options.scale, d);
+    point.unscaled = empty_figures(T);
+    point.scaled = empty_figures(T);
+    SpreadSum raw_scores, scaled_scores;
+
+    input.v = Matrix(T, d);  // the values play no part in the weights
+    for (std::size_t s = 0; s < options.samples; ++s) {
+      HeadDimSample drawn = draw_head_dim_sample(options, d, s);
+      input.q = std::move(drawn.queries);
+      input.k = std::move(drawn.keys);
+
+      input.scale = ScaleKind::none;
+      const Trace unscaled = compute_trace(input);
+      input.scale = options.scale;
+      const Trace scaled = compute_trace(input);
+
+      raw_scores.add(unscaled.scores);
+      scaled_scores.add(scaled.scaled);
+      add_softmax_figures(point.unscaled, unscaled.weights, drawn.upstream);
+      add_softmax_figures(point.scaled, scaled.weights, drawn.upstream);
+    }
+    point.raw_score_spread = raw_scores.standard_deviation();
+    point.scaled_score_spread = scaled_scores.standard_deviation();
+    finish_softmax_figures(point.unscaled, options.samples);
+    finish_softmax_figures(point.scaled, options.samples);
+    study.points.push_back(std::move(point));
+  }
+
+  // The comparison the FAQ quotes: head_dim 4 against head_dim 128, when both are listed.
+  HeadDimComparison& comparison = study.comparison;
+  const std::vector<std::size_t>& head_dims = options.head_dims;
+  if (options.compare_from != 0 || options.compare_to != 0) {
+    comparison.from_head_dim = options.compare_from;
+    comparison.to_head_dim = options.compare_to;
+  } else if (lists(head_dims, 4) && lists(head_dims, 128)) {
+    comparison.from_head_dim = 4;
+    comparison.to_head_dim = 128;
+  } else {
+    comparison.from_head_dim = *std::min_element(head_dims.begin(), head_dims.end());
+    comparison.to_head_dim = *std::max_element(head_dims.begin(), head_dims.end());
+  }
+  const auto point_of = [&](std::size_t d) -> const HeadDimPoint& {
+    return study.points[static_cast<std::size_t>(
+        std::find(head_dims.begin(), head_dims.end(), d) - head_dims.begin())];
+  };
+  const HeadDimPoint& from = point_of(comparison.from_head_dim);
+  const HeadDimPoint& to = point_of(comparison.to_head_dim);
+  comparison.raw_spread_ratio = to.raw_score_spread / from.raw_score_spread;
+  comparison.scaled_spread_ratio = to.scaled_score_spread / from.scaled_score_spread;
+  comparison.expected_raw_spread_ratio =
+      std::sqrt(static_cast<double>(comparison.to_head_dim) /
+                static_cast<double>(comparison.from_head_dim));
+  return study;
+}
+
+}  // namespace attn
