@@ -2,7 +2,7 @@
 // our build (build/site) and the peers' files (node_modules) load from this machine, never from
 // a CDN. Exposes window.runBenchmark(options) -> the result document.
 
-import { createAttention } from '../build/site/attention-explainer.js';
+import { createAttention } from '../build/site/web/attention-explainer.js';
 import * as ort from '../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs';
 import { selectContenders } from './contenders.mjs';
 import { measurePeak } from './peak.mjs';

@@ -74,7 +74,7 @@ async function measureInPage({ count, warmup }) {
   }
   const check = document.querySelector('table[data-table="weights"] tbody tr:last-child td.row-sum .value')?.textContent;
   // The core alone, on the example now on screen.
-  const { createAttention } = await import('./attention-explainer.js');
+  const { createAttention } = await import('./web/attention-explainer.js');
   const attention = await createAttention();
   const example = {
     tokens: Array.from(document.querySelectorAll('.token-input'), (field) => field.value),
@@ -114,7 +114,7 @@ async function main() {
     await page.waitForFunction(() => document.getElementById('load-status')?.classList.contains('done'));
     // The example: `tokens` tokens of head_dim `headDim`, seeded values from the core.
     const hash = await page.evaluate(async ({ tokens, headDim }) => {
-      const { createAttention } = await import('./attention-explainer.js');
+      const { createAttention } = await import('./web/attention-explainer.js');
       const values = (await createAttention()).randomMatrix({ rows: tokens, cols: headDim, seed: 7, min: -1, max: 1, decimals: 2 });
       const json = encodeURIComponent(JSON.stringify(values));
       const names = Array.from({ length: tokens }, (_, n) => `t${n}`).join('%20');

@@ -61,7 +61,7 @@ async function loadTfjs() {
  */
 export async function runNodeBenchmark(options = {}) {
   const { only, log = (line) => console.error(line) } = options;
-  const siteModule = pathToFileURL(path.join(ROOT, 'build/site/attention-explainer.js')).href;
+  const siteModule = pathToFileURL(path.join(ROOT, 'build/site/web/attention-explainer.js')).href;
   const { createAttention } = await import(siteModule);
   const { ours, peers, contenders, notes } = await selectContenders(
     createAttention, [['ort', loadOnnxruntime], ['tfjs', loadTfjs]], { only, log });

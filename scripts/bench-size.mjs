@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The size benchmark: what a page that embeds the explainer downloads, gzipped. It follows the
-// static imports of build/site/attention-explainer.js (the one <script> an author adds) and
+// static imports of build/site/web/attention-explainer.js (the one <script> an author adds) and
 // the .wasm files those modules fetch with new URL("….wasm", import.meta.url), and the core
 // build the elements import as soon as one is on the page (attention-core-embed.js), then prints
 // each file's raw and gzipped size and the total against the 60 KB target. Other dynamic imports
@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 export const TARGET_BYTES = 60 * 1024;
 
 /** The build of the core that the embeddable elements import when the first one connects. */
-export const ELEMENTS_BUILD = ['attention-core-embed.js'];
+export const ELEMENTS_BUILD = ['generated/attention-core-embed.js'];
 
 const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"]+)['"]/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
@@ -72,7 +72,7 @@ export async function measure(siteDir, files) {
 
 function parseArguments(argv) {
   const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-  const options = { site: path.join(repoRoot, 'build', 'site'), entry: 'attention-explainer.js', check: false };
+  const options = { site: path.join(repoRoot, 'build', 'site', 'web'), entry: 'attention-explainer.js', check: false };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     if (flag === '--check') options.check = true;

@@ -7,8 +7,11 @@
 // `Access-Control-Allow-Origin: *` on every file. The browser tests import
 // startStaticServer() to get the same behaviour on a random port.
 //
-// CLI: node scripts/static-server.mjs [--root DIR] [--port N] [--csp "POLICY"]
-//   --root  directory to serve (default build/site)
+// CLI: node scripts/static-server.mjs [--root DIR | --source] [--port N] [--csp "POLICY"]
+//   --root    directory to serve (default build/site, the production build)
+//   --source  serve the source folders as they are: site/ at / and web/ at /web/, the layout
+//             of the production build, so a page's ../web/ import lands on /web/ either way
+//             (the wasm build must have written web/generated/ first)
 //   --port  port on 127.0.0.1 (default 8000; 0 picks a free one)
 //   --csp   Content-Security-Policy sent with HTML responses
 // Prints "Serving <root> on http://127.0.0.1:<port>/" once listening.
@@ -75,13 +78,22 @@ function resolveInsideRoot(root, urlPath) {
   return candidate;
 }
 
-async function handle(req, res, root, csp) {
+// The folder a URL path is served from: a mount whose prefix it starts with, or the root.
+function folderFor(pathname, root, mounts) {
+  for (const [prefix, folder] of Object.entries(mounts)) {
+    if (pathname.startsWith(prefix)) return [folder, pathname.slice(prefix.length - 1)];
+  }
+  return [root, pathname];
+}
+
+async function handle(req, res, root, csp, mounts) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     sendText(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
     return;
   }
   const { pathname } = new URL(req.url, `http://${HOST}`);
-  let filePath = resolveInsideRoot(root, pathname);
+  const [folder, rest] = folderFor(pathname, root, mounts);
+  let filePath = resolveInsideRoot(folder, rest);
   if (filePath === undefined) {
     sendText(res, 400, 'Bad Request');
     return;
@@ -123,19 +135,22 @@ async function handle(req, res, root, csp) {
   stream.pipe(res);
 }
 
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
 /**
- * Starts serving `root` on 127.0.0.1.
- * @param {{root?: string, port?: number, csp?: string}} options port 0 picks a free port
+ * Starts serving `root` on 127.0.0.1 (or, with `source`, the source folders site/ and web/).
+ * @param {{root?: string, source?: boolean, port?: number, csp?: string}} options port 0 picks a free port
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>}
  */
-export async function startStaticServer({ root = 'build/site', port = 0, csp } = {}) {
-  const absoluteRoot = path.resolve(root);
+export async function startStaticServer({ root = 'build/site', source = false, port = 0, csp } = {}) {
+  const absoluteRoot = source ? path.join(repoRoot, 'site') : path.resolve(root);
+  const mounts = source ? { '/web/': path.join(repoRoot, 'web') } : {};
   const rootInfo = await stat(absoluteRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) {
     throw new Error(`static-server: root is not a directory: ${absoluteRoot}`);
   }
   const server = createServer((req, res) => {
-    handle(req, res, absoluteRoot, csp).catch((error) => {
+    handle(req, res, absoluteRoot, csp, mounts).catch((error) => {
       if (!res.headersSent) sendText(res, 500, `Internal Server Error: ${error.message}`);
       else res.destroy();
     });
@@ -152,6 +167,7 @@ export async function startStaticServer({ root = 'build/site', port = 0, csp } =
     url: `http://${HOST}:${actualPort}/`,
     port: actualPort,
     root: absoluteRoot,
+    source,
     close() {
       // Browsers keep connections alive; drop them so close() does not wait for them.
       server.closeAllConnections();
@@ -161,12 +177,16 @@ export async function startStaticServer({ root = 'build/site', port = 0, csp } =
 }
 
 function parseArguments(argv) {
-  const options = { root: 'build/site', port: 8000, csp: undefined };
+  const options = { root: 'build/site', source: false, port: 8000, csp: undefined };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     const value = argv[i + 1];
+    if (flag === '--source') {
+      options.source = true;
+      continue;
+    }
     if (!['--root', '--port', '--csp'].includes(flag)) {
-      throw new Error(`unknown argument: ${flag} (expected --root DIR, --port N, --csp POLICY)`);
+      throw new Error(`unknown argument: ${flag} (expected --root DIR or --source, --port N, --csp POLICY)`);
     }
     if (value === undefined) throw new Error(`${flag} needs a value`);
     i += 1;
@@ -191,7 +211,7 @@ async function main() {
     console.error(`static-server: ${error.message}`);
     process.exit(1);
   }
-  console.log(`Serving ${server.root} on ${server.url}`);
+  console.log(`Serving ${server.root}${server.source ? ' (and web/ at /web/)' : ''} on ${server.url}`);
   const stop = () => server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -14,8 +14,8 @@
 // Unset keys fall back to the article's example. A bad value is reported inside the
 // explainer's box, like a bad attribute on any page.
 
-import './attention-explainer.js';
-import { HASH_ATTRIBUTE_KEYS, HEIGHT_MESSAGE_TYPE, parseEmbedHash } from './embed-hash.js';
+import '../web/attention-explainer.js';
+import { HASH_ATTRIBUTE_KEYS, HEIGHT_MESSAGE_TYPE, parseEmbedHash } from '../web/state/embed-hash.js';
 
 const slot = document.querySelector('[data-embed-slot]');
 const notes = document.querySelector('[data-embed-notes]');

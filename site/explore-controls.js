@@ -3,11 +3,11 @@
 // answers). Every control goes through the session, so a refused change leaves the page as it
 // was and says why next to the control.
 
-import { element } from './page-slots.js';
+import { element } from '../web/views/page-slots.js';
 import {
   MASKS, PAGE_LIMITS, SCALES, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
   withStep, withTokenRemoved, withTokenRenamed, withValuesFromPool,
-} from './page-state.js';
+} from '../web/state/page-state.js';
 
 export const MASK_LABELS = Object.freeze({
   causal: 'causal (\u2212\u221e)',

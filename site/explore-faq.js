@@ -4,16 +4,16 @@
 // change the same state, so the walkthrough above follows as well.
 
 import { maskRadios, scaleRadios } from './explore-controls.js';
-import { downloadButtons } from './explore-export.js';
-import { renderArrows } from './element-arrows.js';
-import { formatFixed } from './format.js';
-import { element, fillSlot, fillText } from './page-slots.js';
-import { gridFromTable, gridSvg, standaloneArrowsSvg } from './svg-export.js';
-import { tableSlot } from './table-block.js';
+import { downloadButtons } from '../web/views/table-tools.js';
+import { renderArrows } from '../web/views/arrows.js';
+import { formatFixed } from '../web/views/format.js';
+import { element, fillSlot, fillText } from '../web/views/page-slots.js';
+import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
+import { tableSlot } from '../web/views/table-block.js';
 import {
   DECIMALS, describeWeight, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
 } from './walkthrough-steps.js';
-import { describeTokenPair } from './explore-cells.js';
+import { describeTokenPair } from '../web/views/cell-navigation.js';
 
 // Whether two arrows views draw the same arrows between the same tokens, in the same order.
 const sameArrows = (a, b) => {

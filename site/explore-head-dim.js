@@ -5,10 +5,10 @@
 // by d_k instead, to see why the square root and not the size itself.
 
 import { variantRadios } from './explore-controls.js';
-import { formatCompact, formatFixed } from './format.js';
-import { fillSlot, fillText } from './page-slots.js';
-import { renderMatrixTable } from './render-tables.js';
-import { presentTable } from './table-block.js';
+import { formatCompact, formatFixed } from '../web/views/format.js';
+import { fillSlot, fillText } from '../web/views/page-slots.js';
+import { renderMatrixTable } from '../web/views/render-tables.js';
+import { presentTable } from '../web/views/table-block.js';
 
 /**
  * What the page asks the core for: powers of two up to 128 and a modest number of samples,

@@ -4,10 +4,10 @@
 // head's tables next to the others. The layer follows the tokens, the seed, the mask and the
 // scale of the example above (not its Q, K and V cells: a head's Q, K and V are x · W here).
 
-import { formatFixed } from './format.js';
-import { componentLabels, element, fillSlot, fillText } from './page-slots.js';
-import { renderMatrixTable } from './render-tables.js';
-import { buildTable, presentTable } from './table-block.js';
+import { formatFixed } from '../web/views/format.js';
+import { componentLabels, element, fillSlot, fillText } from '../web/views/page-slots.js';
+import { renderMatrixTable } from '../web/views/render-tables.js';
+import { buildTable, presentTable } from '../web/views/table-block.js';
 import { DECIMALS, describeWeight, weightsTable } from './walkthrough-steps.js';
 
 /** The layer the article sketches. */

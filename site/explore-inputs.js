@@ -4,13 +4,13 @@
 // stays on screen. While the reader types in one cell the history gets one entry for the
 // whole edit, not one per keystroke.
 
-import { parseNumberText } from './element-config.js';
-import { formatEditable } from './element-views.js';
-import { formatFixed } from './format.js';
-import { componentLabels, element, fillSlot } from './page-slots.js';
-import { withCell } from './page-state.js';
-import { renderMatrixTable } from './render-tables.js';
-import { presentTable } from './table-block.js';
+import { parseNumberText } from '../web/elements/element-config.js';
+import { formatEditable } from '../web/views/step-views.js';
+import { formatFixed } from '../web/views/format.js';
+import { componentLabels, element, fillSlot } from '../web/views/page-slots.js';
+import { withCell } from '../web/state/page-state.js';
+import { renderMatrixTable } from '../web/views/render-tables.js';
+import { presentTable } from '../web/views/table-block.js';
 
 const CAPTIONS = {
   q: 'Q \u00b7 queries: what each token is looking for',

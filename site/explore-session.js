@@ -6,7 +6,7 @@
 
 import {
   POOL_REQUEST, articleState, attentionInput, pageLimitProblem, poolFromMatrix, sameInput,
-} from './page-state.js';
+} from '../web/state/page-state.js';
 
 export class ExploreSession extends EventTarget {
   #attention;
@@ -19,7 +19,7 @@ export class ExploreSession extends EventTarget {
     this.article = attention.article();
     /** The article's example as a state: what "reset" returns to. */
     this.articleState = articleState(this.article.two_words);
-    /** @type {import('./page-state.js').PageState | null} */
+    /** @type {import('../web/state/page-state.js').PageState | null} */
     this.state = null;
     this.trace = null;
   }
@@ -44,7 +44,7 @@ export class ExploreSession extends EventTarget {
   /**
    * Tries `next`. Returns null when it is now the state, or the reason it was refused (the
    * core's message, which starts with the path of the problem, or a page limit).
-   * @param {import('./page-state.js').PageState} next
+   * @param {import('../web/state/page-state.js').PageState} next
    * @param {{history?: 'push' | 'replace' | 'none', origin?: string}} [how]
    *        history: how the hash records the change; origin: what made it, for listeners
    * @returns {string | null}

@@ -6,7 +6,7 @@
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
 // example instead and keeps working.
 
-import { parseStateHash, sameInput, stateToHash, withSettings } from './page-state.js';
+import { parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
 
 /**
  * @param {Document} doc

@@ -3,8 +3,8 @@
 // forward and back (by its buttons, or the Left and Right arrow keys while it has focus). The
 // position is part of the page state, so it is in the link and back/forward retrace it.
 
-import { element } from './page-slots.js';
-import { WALK_STEPS, withStep } from './page-state.js';
+import { element } from '../web/views/page-slots.js';
+import { WALK_STEPS, withStep } from '../web/state/page-state.js';
 
 const STEP_TITLES = Object.freeze({
   inputs: 'The inputs: Q, K and V',

@@ -4,10 +4,10 @@
 // those cells wherever they are on the page. Every number shown is the core's; the working is
 // laid out here, never recomputed.
 
-import { formatCompact, formatFixed, formatSignedTerms } from './format.js';
-import { renderWorking } from './element-views.js';
-import { element } from './page-slots.js';
-import { renderDotProduct } from './render-working.js';
+import { formatCompact, formatFixed, formatSignedTerms } from '../web/views/format.js';
+import { renderWorking } from '../web/views/step-views.js';
+import { element } from '../web/views/page-slots.js';
+import { renderDotProduct } from '../web/views/render-working.js';
 import { DECIMALS, isZeroedByMask, keepSignsWithNumbers } from './walkthrough-steps.js';
 
 const HINT = 'Point at a number in a table of this step, or move to it with the arrow keys, to see how it was worked out.';

@@ -3,9 +3,9 @@
 // vectors, or the reader's own); a typed number is checked by the core before any section gets
 // it, and a refused one is named next to the table while the sections keep the last good X.
 
-import { formatCompact } from './format.js';
-import { parseNumberText, formatTokens, parseTokens } from './element-config.js';
-import { renderMatrixTable, renderScrollable } from './render-tables.js';
+import { formatCompact } from '../web/views/format.js';
+import { parseNumberText, formatTokens, parseTokens } from '../web/elements/element-config.js';
+import { renderMatrixTable, renderScrollable } from '../web/views/render-tables.js';
 
 const editable = (value) => formatCompact(value, 6);
 

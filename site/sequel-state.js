@@ -6,7 +6,7 @@
 // applies what this returns, and the elements check the values and report a bad one in their
 // own box.
 
-import { parseMatrix, parseTokens, formatMatrix, formatTokens } from './element-config.js';
+import { parseMatrix, parseTokens, formatMatrix, formatTokens } from '../web/elements/element-config.js';
 
 /** The sections whose elements keep state, their element ids and the attributes kept. */
 export const SECTIONS = Object.freeze({

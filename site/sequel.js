@@ -6,7 +6,7 @@
 
 import { LAYER_ELEMENT_IDS, SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
 import { createSharedInputs } from './sequel-inputs.js';
-import { formatMatrix, formatTokens } from './element-config.js';
+import { formatMatrix, formatTokens } from '../web/elements/element-config.js';
 
 const page = document;
 const status = page.getElementById('load-status');
@@ -32,7 +32,7 @@ async function load() {
       + '(it may be turned off). None of the tables could be computed.');
   }
   try {
-    const { createAttention } = await import('./attention-sequel-elements.js');
+    const { createAttention } = await import('../web/attention-sequel-elements.js');
     return await createAttention();
   } catch (error) {
     throw new Error(`The WebAssembly attention module failed to load, so none of the tables could be computed. (${error?.message ?? error})`);

@@ -2,14 +2,14 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import { formatCompact, formatFixed, formatPercent, formatVector } from './format.js';
-import { describeTokenPair } from './explore-cells.js';
+import { formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import { describeTokenPair } from '../web/views/cell-navigation.js';
 import {
   componentLabels, fillSlot, fillText, paragraph, showVariant,
-} from './page-slots.js';
-import { renderShadeLegend } from './render-tables.js';
-import { renderDotProduct } from './render-working.js';
-import { buildTable, presentTable, tableSlot } from './table-block.js';
+} from '../web/views/page-slots.js';
+import { renderShadeLegend } from '../web/views/render-tables.js';
+import { renderDotProduct } from '../web/views/render-working.js';
+import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
 
 // Decimals as the article prints them.
 export const DECIMALS = Object.freeze({
@@ -50,7 +50,7 @@ export function keepSignsWithNumbers(working) {
 
 /**
  * A token × token table of the trace (scores, scaled, masked), as a spec (table-block.js).
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('../web/views/table-block.js').TableSpec}
  */
 export function tokenMatrixTable(trace, matrix, { name, caption, masked = false }) {
   return {
@@ -70,7 +70,7 @@ export function tokenMatrixTable(trace, matrix, { name, caption, masked = false 
 
 /**
  * The weights, every row, with the core's row sums; shaded like the grid when asked.
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('../web/views/table-block.js').TableSpec}
  */
 export function weightsTable(trace, { name, caption, className, shade = false }) {
   const options = {

@@ -13,8 +13,8 @@ import { createShare } from './explore-share.js';
 import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
-import { fillSlot, paragraph } from './page-slots.js';
-import { sameInput } from './page-state.js';
+import { fillSlot, paragraph } from '../web/views/page-slots.js';
+import { sameInput } from '../web/state/page-state.js';
 import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
 
 const page = document;
@@ -42,7 +42,7 @@ async function loadAttention() {
       'not provide it (it may be turned off). None of the tables below could be computed.');
   }
   try {
-    const { createAttention } = await import('./attention-explainer.js');
+    const { createAttention } = await import('../web/attention-explainer.js');
     return await createAttention();
   } catch (error) {
     throw new Error('The WebAssembly attention module failed to load, so none of the tables ' +

@@ -8,9 +8,9 @@
 // <attention-model>, <attention-step>, <attention-mask-grid>, <attention-arrows>,
 // <attention-working>), so that one <script type="module" src=".../attention-explainer.js">
 // is all an article needs. In Node nothing is registered.
-import { defineAttentionElements } from './elements.js';
+import { defineAttentionElements } from './elements/elements.js';
 
-export { createAttention } from './attention-api.js';
-export { defineAttentionElements } from './elements.js';
+export { createAttention } from './api/attention-api.js';
+export { defineAttentionElements } from './elements/elements.js';
 
 defineAttentionElements();

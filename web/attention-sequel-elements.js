@@ -9,12 +9,12 @@
 //
 // In Node (no customElements) nothing is registered and the module stays importable.
 
-import { SEQUEL_ELEMENTS } from './sequel-elements.js';
+import { SEQUEL_ELEMENTS } from './elements/sequel/sequel-elements.js';
 
-export { createAttention } from './attention-api.js';
+export { createAttention } from './api/attention-api.js';
 export {
   AttentionFlashTilesElement, AttentionKvBillElement, AttentionQuantisedCacheElement, AttentionVariantElement,
-} from './sequel-elements.js';
+} from './elements/sequel/sequel-elements.js';
 
 /**
  * Defines every sequel element in `registry` (the page's customElements by default), leaving a

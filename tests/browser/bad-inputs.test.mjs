@@ -122,7 +122,7 @@ describe('element attributes: every entry of the table', { timeout: SUITE_TIMEOU
   it('with all of them on the page, the correct element still computes, and nothing threw', async () => {
     assert.equal(await readMessage(page, 'good'), null);
     const article = await page.evaluate(async () => {
-      const { createAttention } = await import('../site/attention-explainer.js');
+      const { createAttention } = await import('../site/web/attention-explainer.js');
       return (await createAttention()).article();
     });
     assertTable(await readShadowTable(page, 'good', 'scores'), referenceAttention(article.two_words).scores, 3, 'good');

@@ -97,7 +97,7 @@ describe('bad attributes', { timeout: TEST_TIMEOUT }, () => {
     assert.deepEqual(opened.record.errors, []);
     assert.equal(await readMessage(page, 'good'), null);
     const article = await page.evaluate(async () => {
-      const { createAttention } = await import('../site/attention-explainer.js');
+      const { createAttention } = await import('../site/web/attention-explainer.js');
       return (await createAttention()).article();
     });
     assertTable(await readShadowTable(page, 'good', 'scores'), referenceAttention(article.two_words).scores, 3, 'good');

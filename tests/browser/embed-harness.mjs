@@ -20,7 +20,7 @@ const MINUS = '\u2212';
 
 /** Fails early, with the fix, when the site has not been built. */
 export function requireBuiltSite() {
-  for (const file of ['attention-explainer.js', 'attention-core.wasm', 'embed.html', 'embed-resize.js']) {
+  for (const file of ['web/attention-explainer.js', 'web/generated/attention-core.wasm', 'embed.html', 'embed-resize.js']) {
     if (!existsSync(path.join(SITE, file))) {
       throw new Error(`${path.join(SITE, file)} is missing: build the site first (scripts/build)`);
     }

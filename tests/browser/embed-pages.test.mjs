@@ -61,7 +61,7 @@ describe('example-article.html', { timeout: TEST_TIMEOUT }, () => {
       });
       assert.ok(ids.pieces.length >= 10, `${ids.pieces.length} pieces in the prose`);
       const article = await page.evaluate(async () => {
-        const { createAttention } = await import('./attention-explainer.js');
+        const { createAttention } = await import('./web/attention-explainer.js');
         return (await createAttention()).article();
       });
       const explainerBefore = await readShadowTable(page, ids.explainer, 'weights');

@@ -72,7 +72,7 @@ before(async () => {
   page = opened.page;
   await waitForElements(page);
   article = await page.evaluate(async () => {
-    const { createAttention } = await import('../site/attention-explainer.js');
+    const { createAttention } = await import('../site/web/attention-explainer.js');
     return (await createAttention()).article();
   });
   await page.evaluate(() => {

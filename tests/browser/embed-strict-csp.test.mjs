@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import path from 'node:path';
 import { moduleGraph } from '../../scripts/bench-size.mjs';
 import { PAGE_CSP, launchBrowser } from './browser-harness.mjs';
 import {
@@ -26,7 +27,7 @@ before(async () => {
   opened = await openHostPage(browser, server.fixture('strict-csp.html'));
   await waitForElements(opened.page);
   article = await opened.page.evaluate(async () => {
-    const { createAttention } = await import('../site/attention-explainer.js');
+    const { createAttention } = await import('../site/web/attention-explainer.js');
     return (await createAttention({ build: 'embed' })).article();  // the build the elements load
   });
 });
@@ -48,13 +49,14 @@ describe('an explainer on a page with a strict Content-Security-Policy', { timeo
   });
 
   it('requests nothing but the page, its icon and the module\u2019s own files', async () => {
-    const { files } = await moduleGraph(SITE);
+    const { files } = await moduleGraph(path.join(SITE, 'web'));
     const siteFiles = opened.record.requests
       .filter((url) => url.startsWith(`${server.url}site/`))
       .map((url) => url.slice(`${server.url}site/`.length));
     const others = opened.record.requests.filter((url) => !url.startsWith(`${server.url}site/`));
     assert.deepEqual(others, [server.fixture('strict-csp.html')], 'no request outside the site folder');
-    assert.deepEqual([...new Set(siteFiles)].filter((name) => name !== 'favicon.svg').sort(), [...files].sort(),
+    assert.deepEqual([...new Set(siteFiles)].filter((name) => name !== 'favicon.svg').sort(),
+      files.map((name) => `web/${name}`).sort(),
       'the module graph scripts/bench-size measures is what the browser downloads');
   });
 
@@ -137,7 +139,7 @@ describe('an explainer on a page with a strict Content-Security-Policy', { timeo
     assert.equal(shown.mask, 'none');
     assert.equal(shown.masked, 0, 'no mask, nothing hatched');
     const runKeys = await page.evaluate(async (value) => {
-      const { createAttention } = await import('../site/attention-explainer.js');
+      const { createAttention } = await import('../site/web/attention-explainer.js');
       return Object.keys((await createAttention({ build: 'embed' })).run(value)).sort();
     }, input);
     assert.deepEqual(shown.traceKeys, runKeys, 'trace has the shape run() returns');

@@ -17,7 +17,7 @@ after(async () => { await explorer?.close(); });
 async function busyHash(page, size = 16) {
   const tokens = Array.from({ length: size }, (_, n) => `word${n}`);
   const matrix = await page.evaluate(async (n) => {
-    const { createAttention } = await import('./attention-explainer.js');
+    const { createAttention } = await import('./web/attention-explainer.js');
     return (await createAttention()).randomMatrix({ rows: n, cols: n, seed: 9, min: -2, max: 2, decimals: 2 });
   }, size);
   const json = encodeURIComponent(JSON.stringify(matrix));

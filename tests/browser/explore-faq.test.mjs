@@ -92,7 +92,7 @@ describe('the head_dim demonstration', { timeout: TEST_TIMEOUT }, () => {
       for (const scale of ['sqrt_d', 'd']) {
         if (scale === 'd') await choose(page, '[data-slot="head-dim-controls"]', 'study-scale', 'd');
         const study = await page.evaluate(async (s) => {
-          const { createAttention } = await import('./attention-explainer.js');
+          const { createAttention } = await import('./web/attention-explainer.js');
           return (await createAttention()).headDimStudy({
             head_dims: [1, 2, 4, 8, 16, 32, 64, 128], tokens: 8, samples: 256, seed: 1, mask: 'none', scale: s,
           });
@@ -142,7 +142,7 @@ describe('more than one head', { timeout: TEST_TIMEOUT }, () => {
       await page.getByRole('button', { name: /^Add a token/ }).click();
       const tokens = await page.$$eval('.token-input', (inputs) => inputs.map((i) => i.value));
       const layer = await page.evaluate(async (t) => {
-        const { createAttention } = await import('./attention-explainer.js');
+        const { createAttention } = await import('./web/attention-explainer.js');
         return (await createAttention()).multiHead({ tokens: t, d_model: 16, n_heads: 4, seed: 5, mask: 'none', scale: 'sqrt_d' });
       }, tokens);
       assert.equal(layer.head_dim, 4);

@@ -15,7 +15,7 @@ export const TEST_TIMEOUT = 120_000;
 
 /** Fails early, with the fix, when the site has not been built. */
 export function requireBuiltSite() {
-  for (const file of ['index.html', 'walkthrough.js', 'attention-explainer.js', 'attention-core.wasm', 'page-state.js']) {
+  for (const file of ['index.html', 'walkthrough.js', 'web/attention-explainer.js', 'web/generated/attention-core.wasm']) {
     if (!existsSync(path.join(SITE_ROOT, file))) {
       throw new Error(`build/site/${file} is missing: build the site first (scripts/build)`);
     }
@@ -149,7 +149,7 @@ export const cellInput = (page, matrix, row, col) =>
 /** The state the core draws new cells from for `seed`, split as the page splits it. */
 export async function seededPool(page, seed) {
   const matrix = await page.evaluate(async (s) => {
-    const { createAttention } = await import('./attention-explainer.js');
+    const { createAttention } = await import('./web/attention-explainer.js');
     return (await createAttention()).randomMatrix({ rows: 16, cols: 48, seed: s, min: -1, max: 1, decimals: 1 });
   }, seed);
   const block = (n) => matrix.map((row) => row.slice(16 * n, 16 * (n + 1)));
@@ -159,7 +159,7 @@ export async function seededPool(page, seed) {
 /** The article's input, from the core. */
 export function articleOf(page) {
   return page.evaluate(async () => {
-    const { createAttention } = await import('./attention-explainer.js');
+    const { createAttention } = await import('./web/attention-explainer.js');
     return (await createAttention()).article();
   });
 }

@@ -128,7 +128,7 @@ describe('no HTML from text: markup through every text path', { timeout: TEST_TI
         add('markup-row', { row: markup });
         add('markup-tokens-json', { tokens: `[${markup}]` });
         // run()'s output handed to an element as properties.
-        const { createAttention } = await import('../site/attention-explainer.js');
+        const { createAttention } = await import('../site/web/attention-explainer.js');
         const trace = (await createAttention()).run({
           tokens: [markup, bold, script], q: [[1, 0], [0, 1], [1, 1]], k: [[1, 0], [0, 1], [1, 1]], v: [[1, 2], [3, 4], [5, 6]],
         });

@@ -109,7 +109,7 @@ let cspServer;
 let plainServer;
 
 before(async () => {
-  for (const file of ['index.html', 'walkthrough.js', 'attention-explainer.js', 'attention-core.wasm']) {
+  for (const file of ['index.html', 'walkthrough.js', 'web/attention-explainer.js', 'web/generated/attention-core.wasm']) {
     if (!existsSync(path.join(SITE_ROOT, file))) {
       throw new Error(`build/site/${file} is missing: build the site first ` +
         '(cmake --preset wasm && cmake --build --preset wasm)');
@@ -137,7 +137,7 @@ describe('the walkthrough under a strict Content-Security-Policy', { timeout: TE
     opened = await openPage(browser, cspServer.url);
     page = opened.page;
     article = await page.evaluate(async () => {
-      const { createAttention } = await import('./attention-explainer.js');
+      const { createAttention } = await import('./web/attention-explainer.js');
       return (await createAttention()).article();
     });
     two = referenceAttention(article.two_words);
@@ -435,7 +435,7 @@ describe('the walkthrough under a strict Content-Security-Policy', { timeout: TE
 
   it('inserts token names as text, never as markup', async () => {
     const result = await page.evaluate(async () => {
-      const { renderMatrixTable } = await import('./render-tables.js');
+      const { renderMatrixTable } = await import('./web/views/render-tables.js');
       const table = renderMatrixTable(document, [[1]], {
         name: 'probe',
         caption: '<i>caption</i>',
@@ -502,7 +502,7 @@ describe('before the numbers arrive', { timeout: TEST_TIMEOUT }, () => {
     const opened = await openPage(browser, cspServer.url, {
       waitForResult: false,
       waitUntil: 'domcontentloaded',
-      route: (page) => page.route('**/attention-explainer.js', async (route) => {
+      route: (page) => page.route('**/generated/attention-core.js', async (route) => {
         await gate;
         await route.continue();
       }),

@@ -19,7 +19,7 @@ const MINUS = '\u2212';
 
 /** Fails early, with the fix, when the site has not been built. */
 export function requireBuiltSite() {
-  for (const file of ['sequel.html', 'sequel.js', 'attention-sequel-elements.js', 'attention-core.wasm']) {
+  for (const file of ['sequel.html', 'sequel.js', 'web/attention-sequel-elements.js', 'web/generated/attention-core.wasm']) {
     if (!existsSync(path.join(SITE, file))) throw new Error(`${path.join(SITE, file)} is missing: build the site first (scripts/build)`);
   }
 }

@@ -17,13 +17,8 @@
 //   node --test tests/soak/soak.test.mjs   ATTN_SITE_DIR for another assembled site folder)
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createSiteAttention } from '../support/site-module.mjs';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
-const modulePath = join(siteDir, 'attention-explainer.js');
 const calls = Number(process.env.ATTN_SOAK_CALLS ?? 100_000);
 const warmUpCalls = Math.min(1000, calls);
 
@@ -180,10 +175,7 @@ function attendCall(attention, random, kernels, { t: fixedT, d: fixedD }, check)
 describe('soak: run(), attend() and tracers over many calls', () => {
   let attention;
   before(async () => {
-    assert.ok(existsSync(modulePath),
-      `${modulePath} is missing: build the site with cmake --preset wasm && cmake --build --preset wasm`);
-    const { createAttention } = await import(pathToFileURL(modulePath).href);
-    attention = await createAttention();
+    attention = await createSiteAttention();
   });
 
   it(`${calls} calls of each leave the heap where it was after ${warmUpCalls}, and results still match float64`, () => {

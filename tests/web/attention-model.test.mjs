@@ -6,23 +6,16 @@
 // Run after the wasm build (ATTN_SITE_DIR may name another assembled site folder).
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createSiteAttention } from '../support/site-module.mjs';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
 
 let attention;
 let AttentionModel;
 
 before(async () => {
-  const entry = join(siteDir, 'attention-explainer.js');
-  assert.ok(existsSync(entry), `${entry} is missing: build the site first (scripts/build)`);
-  ({ AttentionModel } = await import(pathToFileURL(join(siteDir, 'attention-model.js')).href));
-  const { createAttention } = await import(pathToFileURL(entry).href);
-  attention = await createAttention();
+  ({ AttentionModel } = await import('../../web/elements/attention-model.js'));
+  attention = await createSiteAttention();
 });
 
 // softmax(mask(q kᵀ/√d)) in float64, for the weights an edit must lead to.

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import {
   ConfigError, DEFAULT_STEPS, STEPS, describeInputError, formatMatrix, formatTokens, parseIndex,
   parseMatrix, parseNumberText, parseSteps, parseTokens, resolveIndex,
-} from '../../web/element-config.js';
+} from '../../web/elements/element-config.js';
 
 function assertConfigError(fn, attribute, pattern) {
   assert.throws(fn, (error) => {

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HEIGHT_MESSAGE_TYPE, formatEmbedHash, parseEmbedHash } from '../../web/embed-hash.js';
+import { HEIGHT_MESSAGE_TYPE, formatEmbedHash, parseEmbedHash } from '../../web/state/embed-hash.js';
 
 it('names the height message the embed page posts', () => {
   assert.equal(HEIGHT_MESSAGE_TYPE, 'attention-by-hand:height');

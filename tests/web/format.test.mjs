@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import {
   MINUS, NEG_INFINITY, formatCompact, formatFixed, formatPercent, formatProduct,
   formatSignedTerms, formatVector, shadeBands, shadeLevel,
-} from '../../web/format.js';
+} from '../../web/views/format.js';
 
 describe('formatFixed', () => {
   it('writes exactly the requested number of decimals', () => {

@@ -4,13 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseEmbedHash } from '../../web/embed-hash.js';
+import { parseEmbedHash } from '../../web/state/embed-hash.js';
 import {
   NEW_TOKEN_WORDS, PAGE_LIMITS, POOL_REQUEST, WALK_STEPS, articleState, attentionInput,
   pageLimitProblem, parseStateHash, poolFromMatrix, sameInput, shortestFloat32, stateToHash,
   withCell, withHeadDim, withMask, withScale, withSettings, withStep, withTokenAdded,
   withTokenRemoved, withTokenRenamed, withValuesFromPool,
-} from '../../web/page-state.js';
+} from '../../web/state/page-state.js';
 
 const example = {
   tokens: ['the', 'cat'],

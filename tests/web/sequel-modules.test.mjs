@@ -1,27 +1,20 @@
 // The sequel's pure modules in plain Node: how the elements read their attributes and word the
 // core's refusals (web/sequel-config.js), how figures are written (web/sequel-format.js), and the
-// page's hash (site/sequel-state.js, read from the assembled site, where it sits beside the
-// modules it imports): what it keeps, what it ignores with a warning, and that formatting a
+// page's hash (site/sequel-state.js, imported from the source tree): what it keeps, what it ignores with a warning, and that formatting a
 // state and reading it back round-trips.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError } from '../../web/element-config.js';
+import { ConfigError } from '../../web/elements/element-config.js';
 import {
   REQUEST_ATTRIBUTES, parseParts, parseWholeList, requestFrom, rewordCoreError, variantRequest,
-} from '../../web/sequel-config.js';
-import { formatBinaryUnit, formatCount, formatSignificant } from '../../web/sequel-format.js';
+} from '../../web/elements/sequel/sequel-config.js';
+import { formatBinaryUnit, formatCount, formatSignificant } from '../../web/views/sequel-format.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
 let state;
 
 before(async () => {
-  assert.ok(existsSync(join(siteDir, 'sequel-state.js')), 'build/site/sequel-state.js: build the site first (scripts/build)');
-  state = await import(pathToFileURL(join(siteDir, 'sequel-state.js')).href);
+  state = await import('../../site/sequel-state.js');
 });
 
 describe('reading the sequel elements\u2019 attributes', () => {

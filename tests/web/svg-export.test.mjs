@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { EXPORT_PALETTE, escapeXml, gridSvg } from '../../web/svg-export.js';
+import { EXPORT_PALETTE, escapeXml, gridSvg } from '../../web/views/svg-export.js';
 
 const cell = (text, { masked = false, zeroed = false, shade = null } = {}) => ({ text, masked, zeroed, shade });
 const grid = {

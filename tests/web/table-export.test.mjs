@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   TABLE_FORMATS, latexCell, machineNumber, toCsv, toLatex, toMarkdown,
-} from '../../web/table-export.js';
+} from '../../web/views/table-export.js';
 
 const M = '\u2212';
 const table = {

@@ -4,7 +4,8 @@
 // the authors' page (every element, attribute, hash key, custom property and part), and the
 // size benchmark's view of the module graph.
 //
-// Run after the wasm build (ATTN_SITE_DIR may name another assembled site folder).
+// Run after the wasm build: the package is build/site/web/ (ATTN_SITE_DIR may name another
+// assembled site folder); the element classes come from the source tree.
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -13,11 +14,12 @@ import { join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { moduleGraph } from '../../scripts/bench-size.mjs';
-import { ELEMENT_NAMES } from '../../web/element-config.js';
-import { HASH_ATTRIBUTE_KEYS, HIDEABLE } from '../../web/embed-hash.js';
+import { ELEMENT_NAMES } from '../../web/elements/element-config.js';
+import { HASH_ATTRIBUTE_KEYS, HIDEABLE } from '../../web/state/embed-hash.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
+const packageDir = join(siteDir, 'web');
 const read = (...parts) => readFile(join(...parts), 'utf8');
 
 let elements;   // tag name -> class, from the built module
@@ -25,8 +27,8 @@ let declarations;
 let authors;
 
 before(async () => {
-  assert.ok(existsSync(join(siteDir, 'package.json')), 'build/site/package.json: build the site first (scripts/build)');
-  const module = await import(pathToFileURL(join(siteDir, 'elements.js')).href);
+  assert.ok(existsSync(join(packageDir, 'package.json')), 'build/site/web/package.json: build the site first (scripts/build)');
+  const module = await import('../../web/elements/elements.js');
   elements = {
     [ELEMENT_NAMES.explainer]: module.AttentionExplainerElement,
     [ELEMENT_NAMES.model]: module.AttentionModelElement,
@@ -35,13 +37,13 @@ before(async () => {
     [ELEMENT_NAMES.arrows]: module.AttentionArrowsElement,
     [ELEMENT_NAMES.working]: module.AttentionWorkingElement,
   };
-  declarations = await read(siteDir, 'attention-explainer.d.ts');
+  declarations = await read(packageDir, 'attention-explainer.d.ts');
   authors = await read(siteDir, 'authors.html');
 });
 
 describe('package.json of the web package', () => {
   it('takes its version from the CMake project and exports the types first', async () => {
-    const pkg = JSON.parse(await read(siteDir, 'package.json'));
+    const pkg = JSON.parse(await read(packageDir, 'package.json'));
     const cmake = await read(repoRoot, 'CMakeLists.txt');
     const version = /project\(\s*attention_by_hand\s+VERSION\s+([0-9.]+)/.exec(cmake)?.[1];
     assert.ok(version, 'CMakeLists.txt declares a project version');
@@ -52,18 +54,18 @@ describe('package.json of the web package', () => {
     assert.deepEqual(Object.keys(main)[0], 'types', 'types come first, or TypeScript may not see them');
     assert.equal(main.types, './attention-explainer.d.ts');
     assert.equal(main.default, './attention-explainer.js');
-    for (const file of [main.types, main.default, pkg.types]) assert.ok(existsSync(join(siteDir, file)), file);
+    for (const file of [main.types, main.default, pkg.types]) assert.ok(existsSync(join(packageDir, file)), file);
     const sequel = pkg.exports['./sequel-elements'];
     assert.deepEqual(Object.keys(sequel), ['types', 'default']);
-    for (const file of Object.values(sequel)) assert.ok(existsSync(join(siteDir, file)), file);
+    for (const file of Object.values(sequel)) assert.ok(existsSync(join(packageDir, file)), file);
   });
 });
 
 describe('attention-sequel-elements.d.ts', () => {
   it('maps every sequel element and declares every export of the module', async () => {
-    const sequelDeclarations = await read(siteDir, 'attention-sequel-elements.d.ts');
-    const module = await import(pathToFileURL(join(siteDir, 'attention-sequel-elements.js')).href);
-    const { SEQUEL_ELEMENTS } = await import(pathToFileURL(join(siteDir, 'sequel-elements.js')).href);
+    const sequelDeclarations = await read(packageDir, 'attention-sequel-elements.d.ts');
+    const module = await import(pathToFileURL(join(packageDir, 'attention-sequel-elements.js')).href);
+    const { SEQUEL_ELEMENTS } = await import('../../web/elements/sequel/sequel-elements.js');
     const tagMap = /interface HTMLElementTagNameMap \{([\s\S]*?)\}/.exec(sequelDeclarations)?.[1] ?? '';
     for (const [name, cls] of Object.entries(SEQUEL_ELEMENTS)) {
       assert.match(tagMap, new RegExp(`'${name}': ${cls.name};`), name);
@@ -80,7 +82,7 @@ describe('attention-sequel-elements.d.ts', () => {
 describe('CHANGELOG.md', () => {
   it('follows Keep a Changelog and has a dated section for the package version', async () => {
     const changelog = await read(repoRoot, 'CHANGELOG.md');
-    const pkg = JSON.parse(await read(siteDir, 'package.json'));
+    const pkg = JSON.parse(await read(packageDir, 'package.json'));
     assert.match(changelog, /^# Changelog\n/);
     assert.match(changelog, /\[Keep a Changelog\]\(https:\/\/keepachangelog\.com\/en\/1\.1\.0\/\)/);
     const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
@@ -95,7 +97,7 @@ describe('CHANGELOG.md', () => {
 
 describe('attention-explainer.d.ts', () => {
   it('declares every method of the API the module returns', async () => {
-    const { createAttention } = await import(pathToFileURL(join(siteDir, 'attention-explainer.js')).href);
+    const { createAttention } = await import(pathToFileURL(join(packageDir, 'attention-explainer.js')).href);
     const api = await createAttention();
     const body = /export interface AttentionApi \{([\s\S]*?)\n\}/.exec(declarations)?.[1] ?? '';
     for (const name of Object.keys(api)) assert.match(body, new RegExp(`\\n  ${name}\\(`), `AttentionApi.${name}`);
@@ -147,8 +149,9 @@ describe('authors.html', () => {
 
   it('documents every custom property and part the elements use', async () => {
     const theming = section('theming');
-    const sources = await Promise.all((await readdir(join(repoRoot, 'web')))
-      .filter((name) => name.startsWith('element') && name.endsWith('.js'))
+    const elementFiles = (await readdir(join(repoRoot, 'web', 'elements')))
+      .filter((name) => name.startsWith('element') && name.endsWith('.js')).map((name) => join('elements', name));
+    const sources = await Promise.all([...elementFiles, 'views/step-views.js', 'views/arrows.js']
       .map((name) => read(repoRoot, 'web', name)));
     const all = sources.join('\n');
     const properties = new Set([...all.matchAll(/var\((--attention-[a-z0-9-]+)/g)].map((m) => m[1]));
@@ -161,11 +164,12 @@ describe('authors.html', () => {
 
 describe('scripts/bench-size', () => {
   it('counts the bundle, the core build the elements load and its .wasm, and nothing else', async () => {
-    const { files, dynamic } = await moduleGraph(siteDir);
-    assert.deepEqual(files, ['attention-explainer.js', 'attention-core-embed.js', 'attention-core-embed.wasm']);
-    for (const name of files) assert.ok(existsSync(join(siteDir, name)), `${name} exists`);
+    const { files, dynamic } = await moduleGraph(packageDir);
+    assert.deepEqual(files, ['attention-explainer.js', 'api/core-loader.js', 'generated/attention-core-embed.js',
+      'generated/attention-core-embed.wasm']);
+    for (const name of files) assert.ok(existsSync(join(packageDir, name)), `${name} exists`);
     // The full and scalar builds are loaded only by a page that asks for them.
-    assert.ok(dynamic.includes('attention-core.js') && dynamic.includes('attention-core-scalar.js'));
+    assert.ok(dynamic.includes('generated/attention-core.js') && dynamic.includes('generated/attention-core-scalar.js'));
     assert.ok(dynamic.every((name) => !files.includes(name)));
   });
 });

@@ -5,7 +5,7 @@
 // no DOM, no core, testable in Node. Ranges and consistency are the core's to check; this module
 // only reads text.
 
-import { ConfigError, parseMatrix, parseNumberText, parseTokens } from './element-config.js';
+import { ConfigError, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 
 /** The tag names attention-sequel-elements.js registers. */
 export const SEQUEL_ELEMENT_NAMES = Object.freeze({

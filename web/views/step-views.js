@@ -3,7 +3,7 @@
 // walkthrough's renderers, so a table reads the same in an article as on the walkthrough page.
 // Every number comes from the trace; these functions only choose captions and formats.
 
-import { renderArrows } from './element-arrows.js';
+import { renderArrows } from './arrows.js';
 import { formatCompact, formatFixed } from './format.js';
 import { renderMatrixTable, renderScrollable, renderShadeLegend } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';

@@ -5,10 +5,10 @@
 // Components never look anything up in the global document: they render into their own
 // shadow root and find a shared model through their own root node (see element-pieces.js).
 
-import { createAttention } from './attention-api.js';
+import { createAttention } from '../api/attention-api.js';
 import { ConfigError, parseNumberText } from './element-config.js';
 import { adoptStyles } from './element-styles.js';
-import { formatEditable } from './element-views.js';
+import { formatEditable } from '../views/step-views.js';
 
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};

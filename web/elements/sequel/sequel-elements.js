@@ -8,16 +8,16 @@
 // sequel views. Their state is their attributes: a reader's change in the controls sets the
 // attribute, so a page can save and restore an element by its attributes alone.
 
-import { ConfigError } from './element-config.js';
-import { renderComparison, renderPresetBills, renderVariantBills } from './sequel-bill-view.js';
+import { ConfigError } from '../element-config.js';
+import { renderComparison, renderPresetBills, renderVariantBills } from '../../views/sequel/bill-view.js';
 import {
   BILL_PARTS, DEFAULT_BILL_PARTS, DEFAULT_VARIANT_PARTS, REQUEST_ATTRIBUTES, TOY_ATTRIBUTES, VARIANTS,
   VARIANT_LABELS, VARIANT_PARTS, parseChoice, parseParts, parseWhole, requestFrom, variantRequest,
 } from './sequel-config.js';
 import { SequelElement } from './sequel-element-base.js';
-import { renderFlashTiles } from './sequel-flash-view.js';
-import { renderQuantisedCache } from './sequel-quantised-view.js';
-import { renderVariant } from './sequel-variant-view.js';
+import { renderFlashTiles } from '../../views/sequel/flash-view.js';
+import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
+import { renderVariant } from '../../views/sequel/variant-view.js';
 
 const headOptions = (count) => Array.from({ length: count }, (_, h) => [String(h), `head ${h}`]);
 

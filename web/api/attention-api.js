@@ -2,49 +2,11 @@
 // plain functions. The core parses, validates and computes everything; this file only moves
 // JSON across the boundary and turns the core's error values into exceptions.
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-  typeof window === 'undefined';
+import { CORE_BUILDS, loadCore, loadTracerModule } from './core-loader.js';
 
-// The builds of the core, each imported only when first asked for:
-//   simd    everything, with the wasm SIMD128 kernels (the default)
-//   scalar  the same without SIMD, which the benchmark measures against it
-//   embed   the trace and the article only, built for size: what the embeddable elements load,
-//           so that a page embedding them downloads no more than it uses
-// The import specifiers are literal so that bundlers and servers can see every file.
-const builds = {
-  simd: { factory: () => import('./attention-core.js'), wasm: 'attention-core.wasm' },
-  scalar: { factory: () => import('./attention-core-scalar.js'), wasm: 'attention-core-scalar.wasm' },
-  embed: { factory: () => import('./attention-core-embed.js'), wasm: 'attention-core-embed.wasm' },
-};
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle'];
 
 const corePromises = new Map();  // build name -> promise of the loaded module, one per page
-
-// tracer() lives in its own module, imported with the builds that have it (not the embed build),
-// so that the bundle the embeddable elements load does not carry it.
-let tracerModule = null;
-function loadTracerModule() {
-  tracerModule ??= import('./attention-tracer.js').catch((error) => {
-    tracerModule = null;  // a later call may try again
-    throw error;
-  });
-  return tracerModule;
-}
-
-async function loadCore(build) {
-  if (typeof WebAssembly !== 'object') {
-    throw new Error('WebAssembly is not available here, so the attention core cannot run.');
-  }
-  const factory = (await builds[build].factory()).default;
-  if (isNode) {
-    // The module is built for browsers (it finds its .wasm through import.meta.url and fetch);
-    // Node is handed the bytes instead.
-    const { readFile } = await import('node:fs/promises');
-    const wasmBinary = await readFile(new URL(`./${builds[build].wasm}`, import.meta.url));
-    return factory({ wasmBinary });
-  }
-  return factory();
-}
 
 // JSON has no NaN or Infinity; pass them as strings so the core can name the cell that holds
 // one ("q[0][1]: must be a finite number, got \"NaN\"") instead of seeing a silent null.
@@ -139,7 +101,7 @@ function attendOnCore(core, kernelList, input) {
  * checkArticle). Rejects with an Error when WebAssembly cannot run.
  */
 export async function createAttention({ build = 'simd' } = {}) {
-  if (!Object.hasOwn(builds, build)) {
+  if (!Object.hasOwn(CORE_BUILDS, build)) {
     throw new Error(`build: must be "simd", "scalar" or "embed", got ${describe(build)}`);
   }
   if (!corePromises.has(build)) {

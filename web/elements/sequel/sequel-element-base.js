@@ -10,12 +10,12 @@
 // Components never look anything up in the global document: they render into their own shadow
 // root with their own ownerDocument.
 
-import { createAttention } from './attention-api.js';
-import { ConfigError } from './element-config.js';
-import { adoptStyles } from './element-styles.js';
+import { createAttention } from '../../api/attention-api.js';
+import { ConfigError } from '../element-config.js';
+import { adoptStyles } from '../element-styles.js';
 import { rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
-import { WorkingRegistry } from './sequel-working.js';
+import { WorkingRegistry } from '../../views/sequel/working.js';
 
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};

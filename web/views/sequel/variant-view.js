@@ -3,13 +3,13 @@
 // the projection tables, each head's queries, weights and output, the layer's output, and the
 // bill of its cache. Every number is the core's; the workings only lay its numbers out.
 
-import { formatFixed, formatProduct, formatSignedTerms } from './format.js';
-import { renderWorking } from './element-views.js';
-import { billRows } from './sequel-bill-view.js';
-import { formatCount } from './sequel-format.js';
+import { formatFixed, formatProduct, formatSignedTerms } from '../format.js';
+import { renderWorking } from '../step-views.js';
+import { billRows } from './bill-view.js';
+import { formatCount } from '../sequel-format.js';
 import {
   SEQUEL_DECIMALS as D, dotWorking, element, figureTable, fixed, labels, listWords, matrixBlock, paragraph, tableGroup,
-} from './sequel-tables.js';
+} from './tables.js';
 
 const isMasked = (trace) => (i, j) => trace.masked[i][j] === -Infinity;
 
@@ -204,7 +204,7 @@ function billPart(doc, registry, layer) {
 
 /**
  * @param {Document} doc
- * @param {import('./sequel-working.js').WorkingRegistry} registry
+ * @param {import('./working.js').WorkingRegistry} registry
  * @param {object} layer  groupedAttention's or latentAttention's answer
  * @param {string[]} parts  VARIANT_PARTS to show, in their order
  * @returns {Node[]}

@@ -9,7 +9,7 @@
 //   #tokens=the%20cat&q=[[1.1,-0.8],[…]]&k=…&v=…&mask=causal&scale=sqrt_d&seed=1&step=2
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
-import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from './element-config.js';
+import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
 export const PAGE_LIMITS = Object.freeze({

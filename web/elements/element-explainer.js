@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
-import { refreshEditable, renderStep, selectMask } from './element-views.js';
+import { refreshEditable, renderStep, selectMask } from '../views/step-views.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export const CHANGE_EVENT = 'attention-change';

@@ -4,12 +4,12 @@
 // the tiled output next to the untiled one at the same printed precision. Every number is the
 // core's; the workings only set its numbers side by side.
 
-import { NEG_INFINITY, formatCompact, formatFixed, formatProduct } from './format.js';
-import { formatSignificant } from './sequel-format.js';
+import { NEG_INFINITY, formatCompact, formatFixed, formatProduct } from '../format.js';
+import { formatSignificant } from '../sequel-format.js';
 import {
   WORKING_HINT, element, fixed, labels, listWords, matrixBlock, paragraph, tableGroup,
-} from './sequel-tables.js';
-import { WorkingRegistry } from './sequel-working.js';
+} from './tables.js';
+import { WorkingRegistry } from './working.js';
 
 const RUNNING_COLUMNS = ['tile max', 'm before', 'm after', 'rescale', 'l before', 'l after'];
 
@@ -143,7 +143,7 @@ function stepCard(doc, registry, f, step, index, previousOut) {
 
 /**
  * @param {Document} doc
- * @param {import('./sequel-working.js').WorkingRegistry} registry
+ * @param {import('./working.js').WorkingRegistry} registry
  * @param {object} f  flashTiles' answer
  * @returns {Node[]}
  */

@@ -4,8 +4,8 @@
 // own text; the other workings set the core's figures into the formulas kv_bill.h documents.
 // Nothing is computed here.
 
-import { formatBinaryUnit, formatCount } from './sequel-format.js';
-import { element, figureTable, paragraph, tableGroup } from './sequel-tables.js';
+import { formatBinaryUnit, formatCount } from '../sequel-format.js';
+import { element, figureTable, paragraph, tableGroup } from './tables.js';
 
 const count = (value) => formatCount(value);
 const GIB = 1073741824;  // 2^30 bytes, written into the working of the GPU's memory

@@ -3,9 +3,9 @@
 // a word in a cell (the bill), groups of tables that share a working panel, and small text
 // pieces. Everything is built with the `doc` given; every number arrives computed.
 
-import { formatFixed, formatProduct } from './format.js';
-import { renderMatrixTable, renderScrollable } from './render-tables.js';
-import { WorkingRegistry, makeCellsNavigable } from './sequel-working.js';
+import { formatFixed, formatProduct } from '../format.js';
+import { renderMatrixTable, renderScrollable } from '../render-tables.js';
+import { WorkingRegistry, makeCellsNavigable } from './working.js';
 
 /** Decimals as the sequel prints them: inputs and projections at 3, shares and outputs at 4. */
 export const SEQUEL_DECIMALS = Object.freeze({ matrix: 3, weight: 4, out: 4 });
@@ -35,8 +35,8 @@ export function scrollable(doc, table) {
  * @param {Document} doc
  * @param {WorkingRegistry | null} registry
  * @param {ArrayLike<ArrayLike<number>>} matrix
- * @param {import('./render-tables.js').MatrixTableOptions & {
- *          working?: (row: number, col: number) => import('./sequel-working.js').Working | null}} options
+ * @param {import('../render-tables.js').MatrixTableOptions & {
+ *          working?: (row: number, col: number) => import('./working.js').Working | null}} options
  */
 export function matrixBlock(doc, registry, matrix, options) {
   const { working, ...tableOptions } = options;
@@ -59,7 +59,7 @@ export function matrixBlock(doc, registry, matrix, options) {
  * @property {boolean} [number]     right-aligned figure (default true)
  * @property {string} [className]
  * @property {string} [hidden]      read by screen readers after the text
- * @property {() => import('./sequel-working.js').Working | null} [working]
+ * @property {() => import('./working.js').Working | null} [working]
  * @property {Node} [node]          shown instead of the text (a link)
  *
  * @typedef {object} FigureRow

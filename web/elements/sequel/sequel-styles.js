@@ -3,7 +3,7 @@
 // the cells that show a working, number fields in the controls. Colours come from the same
 // --attention-* custom properties, so a host page themes both alike (dark mode included).
 
-import { styleAdopter } from './element-styles.js';
+import { styleAdopter } from '../element-styles.js';
 
 const CSS = `
 .intro { margin: 0 0 0.9em; }

@@ -4,12 +4,12 @@
 // what it buys at this head size; and, for one bit width, every table in between (the rotated
 // rows, the integer codes and their scales, the rows read back). Every number is the core's.
 
-import { formatFixed } from './format.js';
-import { renderWorking } from './element-views.js';
-import { formatCount, formatSignificant } from './sequel-format.js';
+import { formatFixed } from '../format.js';
+import { renderWorking } from '../step-views.js';
+import { formatCount, formatSignificant } from '../sequel-format.js';
 import {
   SEQUEL_DECIMALS as D, dotWorking, element, figureTable, fixed, labels, matrixBlock, paragraph, tableGroup,
-} from './sequel-tables.js';
+} from './tables.js';
 
 const sig = (value) => formatSignificant(value, 3);
 const errorCell = (figure) => ({ text: sig(figure) });
@@ -161,7 +161,7 @@ function levelPart(doc, registry, cache, level) {
 
 /**
  * @param {Document} doc
- * @param {import('./sequel-working.js').WorkingRegistry} registry
+ * @param {import('./working.js').WorkingRegistry} registry
  * @param {object} cache  quantisedCache's answer as asked for
  * @param {object} other  the same with the rotation the other way
  * @param {number} levelBits  the bit width whose tables are shown

@@ -14,7 +14,7 @@ import {
 import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
 import {
   refreshEditable, renderArrowsFigure, renderMaskGrid, renderStep, renderWorking, selectMask,
-} from './element-views.js';
+} from '../views/step-views.js';
 
 /**
  * The element with this id in `node`'s root node, else in the root around that root's host,

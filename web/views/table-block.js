@@ -8,8 +8,8 @@
 // A reader's edit changes a row or a column of most tables; not rebuilding thousands of cells
 // is what keeps an edit near one frame at sixteen tokens, and it keeps focus and scrolling.
 
-import { labelCells, makeCellsNavigable } from './explore-cells.js';
-import { tableTools } from './explore-export.js';
+import { labelCells, makeCellsNavigable } from './cell-navigation.js';
+import { tableTools } from './table-tools.js';
 import { shadeLevel } from './format.js';
 import { element, fillSlot, scrollable, slot } from './page-slots.js';
 import { renderMatrixTable, visuallyHidden } from './render-tables.js';
@@ -50,7 +50,7 @@ export function buildTable(doc, { matrix, options, zeroed, dataset = {} }) {
 /**
  * @param {Document} doc
  * @param {HTMLTableElement} table
- * @param {{describe?: import('./explore-cells.js').DescribeCell}} [options]
+ * @param {{describe?: import('./cell-navigation.js').DescribeCell}} [options]
  * @returns {HTMLElement}
  */
 export function presentTable(doc, table, { describe } = {}) {
@@ -126,7 +126,7 @@ function patchTable(table, { matrix, options, liveRowLabels }, describe) {
  * A slot that shows one table at a time and updates it in place when it can.
  * @param {Document} doc
  * @param {string} name  the slot
- * @param {{describe?: import('./explore-cells.js').DescribeCell,
+ * @param {{describe?: import('./cell-navigation.js').DescribeCell,
  *          after?: (table: HTMLTableElement) => Node[]}} [options]
  *        after: what follows the table in the slot (download buttons), made with the table
  *        that stays on screen

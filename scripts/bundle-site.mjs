@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// Assembles the production site from the source folders: the served tree of `site/` and
+// `web/` with every page script and every public entry module bundled and minified, so that a
+// page makes a handful of requests instead of one per module.
+//
+//   node scripts/bundle-site.mjs --out build/site [--version 0.1.0]
+//
+// Layout of the output (the same relative paths as the source tree, so that a page's
+// `../web/...` becomes `web/...` and nothing else changes):
+//   <out>/*.html, *.css, ...    site/ (HTML references to ../web/ rewritten to web/)
+//   <out>/*.js                  each page script of site/ that an HTML page loads, bundled
+//   <out>/web/<entry>.js        the public entry modules of web/, bundled
+//   <out>/web/api/core-loader.js, web/api/attention-tracer.js
+//                               loaded on first use, kept as separate files (minified) so that
+//                               the embed bundle stays small and the generated glue is found
+//                               at the same relative place as in the source tree
+//   <out>/web/generated/        the compiler's glue and .wasm files (copied by the build)
+//   <out>/web/**/*.js           every other module of web/, as written, for an author who
+//                               imports one piece (no page of the site loads these)
+//   <out>/embed-resize.js       the script an author's host page adds for iframe embeds, as written
+//   <out>/web/package.json, *.d.ts
+// Why a script and not the esbuild command line: the lazily loaded modules stay external, and
+// their import paths have to be rewritten relative to each bundle, which needs a plugin.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const SITE = path.join(repoRoot, 'site');
+const WEB = path.join(repoRoot, 'web');
+
+// The public entry modules of web/ (what an author's page names in a script tag).
+const WEB_ENTRIES = ['attention-explainer.js', 'attention-sequel-elements.js'];
+// Loaded on first use and never inlined: relative to web/, kept at the same place.
+const LAZY_MODULES = ['api/core-loader.js', 'api/attention-tracer.js'];
+const STATIC_SITE_FILE = /\.(html|css|svg|png|json)$/;
+// Classic scripts that other sites' pages load (not modules of ours): copied as they are.
+const HOST_SCRIPTS = ['embed-resize.js'];
+
+function parseArguments(argv) {
+  const options = { out: path.join(repoRoot, 'build', 'site'), version: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--out') options.out = path.resolve(argv[++i]);
+    else if (argv[i] === '--version') options.version = argv[++i];
+    else throw new Error(`bundle-site: unknown argument ${argv[i]} (usage: --out DIR [--version V])`);
+  }
+  return options;
+}
+
+// Page scripts are the module scripts that site/*.html load from site/ itself.
+function pageScripts(htmlFiles) {
+  const scripts = new Set();
+  for (const file of htmlFiles) {
+    const html = readFileSync(path.join(SITE, file), 'utf8');
+    for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) scripts.add(src);
+  }
+  return [...scripts].sort();
+}
+
+// Marks the lazily loaded modules and the generated glue external, with their import path
+// rewritten to where they are in the output, relative to the bundle being written.
+function keepLazyModulesExternal(outfile, out) {
+  const lazy = new Set(LAZY_MODULES.map((name) => path.join(WEB, name)));
+  const generated = path.join(WEB, 'generated') + path.sep;
+  return {
+    name: 'lazy-modules',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const target = path.resolve(args.resolveDir, args.path);
+        if (!lazy.has(target) && !target.startsWith(generated)) return undefined;
+        const placed = path.join(out, 'web', path.relative(WEB, target));
+        let relative = path.relative(path.dirname(outfile), placed).split(path.sep).join('/');
+        if (!relative.startsWith('.')) relative = `./${relative}`;
+        return { path: relative, external: true };
+      });
+    },
+  };
+}
+
+async function bundle(entry, outfile, out) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    external: ['node:*'],
+    plugins: [keepLazyModulesExternal(outfile, out)],
+  });
+}
+
+async function main() {
+  const { out, version } = parseArguments(process.argv.slice(2));
+  mkdirSync(path.join(out, 'web'), { recursive: true });
+
+  const siteFiles = readdirSync(SITE);
+  const htmlFiles = siteFiles.filter((name) => name.endsWith('.html'));
+  for (const name of siteFiles.filter((n) => STATIC_SITE_FILE.test(n))) {
+    const source = path.join(SITE, name);
+    if (name.endsWith('.html')) {
+      const html = readFileSync(source, 'utf8').replace(/((?:src|href)=")\.\.\/web\//g, '$1web/');
+      writeFileSync(path.join(out, name), html);
+    } else {
+      copyFileSync(source, path.join(out, name));
+    }
+  }
+  for (const name of HOST_SCRIPTS) copyFileSync(path.join(SITE, name), path.join(out, name));
+  for (const name of readdirSync(WEB, { recursive: true })) {
+    if (!name.endsWith('.js') || name.startsWith(`generated${path.sep}`)) continue;
+    mkdirSync(path.join(out, 'web', path.dirname(name)), { recursive: true });
+    copyFileSync(path.join(WEB, name), path.join(out, 'web', name));
+  }
+  const jobs = [];
+  for (const script of pageScripts(htmlFiles)) {
+    jobs.push(bundle(path.join(SITE, script), path.join(out, script), out));
+  }
+  for (const entry of [...WEB_ENTRIES, ...LAZY_MODULES]) {
+    jobs.push(bundle(path.join(WEB, entry), path.join(out, 'web', entry), out));
+  }
+  await Promise.all(jobs);
+  for (const name of readdirSync(WEB).filter((n) => n.endsWith('.d.ts'))) {
+    copyFileSync(path.join(WEB, name), path.join(out, 'web', name));
+  }
+  const packageJson = readFileSync(path.join(WEB, 'package.json.in'), 'utf8')
+    .replaceAll('@PROJECT_VERSION@', version ?? JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
+  writeFileSync(path.join(out, 'web', 'package.json'), packageJson);
+}
+
+main().catch((error) => {
+  console.error(error.message ?? error);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+// The source tree is the served tree: every relative import, script and stylesheet reference in
+// web/ and site/ resolves, as written, to a file of the repository. The one exception is the
+// compiler's generated glue of the wasm builds, which lives in web/generated/ (written by the
+// wasm build, not committed) and is imported only by web/api/core-loader.js.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const GENERATED = 'web/generated/';
+const GLUE_IMPORTER = 'web/api/core-loader.js';
+
+// Static and dynamic imports, JSDoc type imports, and src/href attributes of HTML.
+const REFERENCE = /(?:from\s+|import\s*\(\s*|import\s+|src=|href=)['"](\.{1,2}\/[^'"#?]+)['"]/g;
+
+function trackedFiles() {
+  return execFileSync('git', ['ls-files', 'web', 'site'], { cwd: repoRoot, encoding: 'utf8' })
+    .split('\n').filter((file) => /\.(m?js|html|css|ts)$/.test(file));
+}
+
+test('every relative reference in web/ and site/ resolves to a file in the repository', () => {
+  const files = trackedFiles();
+  assert.ok(files.length > 40, `found ${files.length} files under web/ and site/`);
+  const broken = [];
+  let checked = 0;
+  for (const file of files) {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    for (const [, spec] of text.matchAll(REFERENCE)) {
+      const target = path.normalize(path.join(path.dirname(file), spec)).split(path.sep).join('/');
+      checked += 1;
+      if (target.startsWith(GENERATED)) {
+        if (file !== GLUE_IMPORTER) broken.push(`${file}: ${spec} (only ${GLUE_IMPORTER} imports the generated glue)`);
+        continue;
+      }
+      if (!existsSync(path.join(repoRoot, target))) broken.push(`${file}: ${spec} -> ${target}`);
+    }
+  }
+  assert.ok(checked > 100, `checked ${checked} references`);
+  assert.deepEqual(broken, []);
+});
+
+test('site/ holds no module of web/ under the same name (pages import ../web/ as written)', () => {
+  const files = trackedFiles();
+  const webNames = new Set(files.filter((f) => f.startsWith('web/')).map((f) => path.basename(f)));
+  const twins = files.filter((f) => f.startsWith('site/') && f.endsWith('.js') && webNames.has(path.basename(f)));
+  assert.deepEqual(twins, []);
+});
+
+test('web/ never imports from site/ (the layers point inward: pages use web/, not the reverse)', () => {
+  const outward = [];
+  for (const file of trackedFiles().filter((f) => f.startsWith('web/') && f.endsWith('.js'))) {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    for (const [, spec] of text.matchAll(REFERENCE)) {
+      const target = path.normalize(path.join(path.dirname(file), spec)).split(path.sep).join('/');
+      if (!target.startsWith('web/')) outward.push(`${file}: ${spec}`);
+    }
+  }
+  assert.deepEqual(outward, []);
+});

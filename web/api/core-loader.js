@@ -1,0 +1,46 @@
+// core-loader.js: finds and instantiates the compiled core. The one module that imports the
+// compiler's generated glue (web/generated/, written by the wasm build and not committed), so
+// that the location of the generated files is said in one place. A production build keeps this
+// file as it is (not inlined into a bundle), so the relative paths below hold there too.
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+// The builds of the core, each imported only when first asked for:
+//   simd    everything, with the wasm SIMD128 kernels (the default)
+//   scalar  the same without SIMD, which the benchmark measures against it
+//   embed   the trace and the article only, built for size: what the embeddable elements load,
+//           so that a page embedding them downloads no more than it uses
+// The import specifiers are literal so that bundlers and servers can see every file.
+export const CORE_BUILDS = {
+  simd: { factory: () => import('../generated/attention-core.js'), wasm: 'attention-core.wasm' },
+  scalar: { factory: () => import('../generated/attention-core-scalar.js'), wasm: 'attention-core-scalar.wasm' },
+  embed: { factory: () => import('../generated/attention-core-embed.js'), wasm: 'attention-core-embed.wasm' },
+};
+
+// tracer() lives in its own module, imported with the builds that have it (not the embed build),
+// so that the bundle the embeddable elements load does not carry it.
+let tracerModule = null;
+export function loadTracerModule() {
+  tracerModule ??= import('./attention-tracer.js').catch((error) => {
+    tracerModule = null;  // a later call may try again
+    throw error;
+  });
+  return tracerModule;
+}
+
+/** Resolves to the instantiated module of one build ("simd", "scalar" or "embed"). */
+export async function loadCore(build) {
+  if (typeof WebAssembly !== 'object') {
+    throw new Error('WebAssembly is not available here, so the attention core cannot run.');
+  }
+  const factory = (await CORE_BUILDS[build].factory()).default;
+  if (isNode) {
+    // The module is built for browsers (it finds its .wasm through import.meta.url and fetch);
+    // Node is handed the bytes instead.
+    const { readFile } = await import('node:fs/promises');
+    const wasmBinary = await readFile(new URL(`../generated/${CORE_BUILDS[build].wasm}`, import.meta.url));
+    return factory({ wasmBinary });
+  }
+  return factory();
+}
