@@ -235,6 +235,11 @@ TEST_CASE("claim_checks_to_json and kernel_registry_to_json list what the core l
     CHECK(kernels.array[n].find("isa")->string == registry[n].isa);
     CHECK(kernels.array[n].find("vector_width")->number ==
           static_cast<double>(registry[n].vector_width));
+    CHECK(kernels.array[n].find("query_rows")->number ==
+          static_cast<double>(registry[n].query_rows));
+    CHECK(kernels.array[n].find("output_columns")->number ==
+          static_cast<double>(registry[n].output_columns));
+    CHECK(kernels.array[n].find("tile_keys")->number == static_cast<double>(registry[n].tile_keys));
   }
 }
 

@@ -249,6 +249,9 @@ std::string kernel_registry_to_json() {
     write_key(out, "name"); json::write_string(out, kernel.name);
     write_key(out, "isa"); json::write_string(out, kernel.isa);
     write_key(out, "vector_width"); json::write_number(out, static_cast<double>(kernel.vector_width));
+    write_key(out, "query_rows"); json::write_number(out, static_cast<double>(kernel.query_rows));
+    write_key(out, "output_columns"); json::write_number(out, static_cast<double>(kernel.output_columns));
+    write_key(out, "tile_keys"); json::write_number(out, static_cast<double>(kernel.tile_keys));
   });
   return out;
 }

@@ -49,7 +49,8 @@ std::string article_data_to_json();
 // [{"what","printed","computed","matches"}] for every number the article prints.
 std::string claim_checks_to_json();
 
-// [{"name","isa","vector_width"}] for every kernel compiled into this build.
+// [{"name","isa","vector_width","query_rows","output_columns","tile_keys"}] for every kernel
+// compiled into this build, in the registry's order (KernelInfo says what each field means).
 std::string kernel_registry_to_json();
 
 }  // namespace attn
