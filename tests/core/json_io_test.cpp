@@ -100,7 +100,7 @@ TEST_CASE("trace_to_json: every key and masked cells as null and numbers that re
   REQUIRE(root.type == attn::json::Value::Type::object);
   const std::vector<std::string> keys = {
       "tokens", "mask", "scale", "token_count", "head_dim", "q", "k", "v", "score_terms", "scores",
-      "scale_divisor", "scaled", "masked", "exponentials", "row_max", "row_shifted",
+      "scale_divisor", "scaled", "masked", "hidden", "exponentials", "row_max", "row_shifted",
       "row_totals", "weights", "weight_sums", "weighted_values", "out"};
   REQUIRE(root.object.size() == keys.size());
   for (const std::string& key : keys) {
