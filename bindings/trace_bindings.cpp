@@ -33,7 +33,7 @@ struct TracerLayout {
   std::string error;
   int id = -1;
   double q = 0, k = 0, v = 0;
-  double score_terms = 0, scores = 0, scale_divisor = 0, scaled = 0, masked = 0;
+  double score_terms = 0, scores = 0, scale_divisor = 0, scaled = 0, masked = 0, hidden = 0;
   double exponentials = 0, row_max = 0, row_shifted = 0, row_totals = 0;
   double weights = 0, weight_sums = 0, weighted_values = 0, out = 0;
 };
@@ -58,6 +58,7 @@ TracerLayout tracer_create(int t, int d) {
   layout.scale_divisor = offset_of(&trace.scale_divisor);
   layout.scaled = offset_of(trace.scaled.values.data());
   layout.masked = offset_of(trace.masked.values.data());
+  layout.hidden = offset_of(trace.hidden.data());
   layout.exponentials = offset_of(trace.exponentials.values.data());
   layout.row_max = offset_of(trace.row_max.data());
   layout.row_shifted = offset_of(trace.row_shifted.data());
@@ -118,6 +119,7 @@ EMSCRIPTEN_BINDINGS(attention_trace) {
       .field("scale_divisor", &TracerLayout::scale_divisor)
       .field("scaled", &TracerLayout::scaled)
       .field("masked", &TracerLayout::masked)
+      .field("hidden", &TracerLayout::hidden)
       .field("exponentials", &TracerLayout::exponentials)
       .field("row_max", &TracerLayout::row_max)
       .field("row_shifted", &TracerLayout::row_shifted)

@@ -48,6 +48,8 @@ export interface AttentionTrace {
   scaled: number[][];
   /** T×T: -Infinity where token i may not see token j. */
   masked: number[][];
+  /** T×T: true where the mask hid the cell (j > i under causal and causal_zero), else false. */
+  hidden: boolean[][];
   /** T×T: 0 where masked; e^masked, or e^(masked − row_max) when row_shifted[i]. */
   exponentials: number[][];
   row_max: number[];
@@ -92,6 +94,23 @@ export interface KernelInfo {
   name: string;
   isa: string;
   vector_width: number;
+  /** Query rows computed together (1, or 4 when register-blocked). */
+  query_rows: number;
+  /** Keys per score block and output columns per sum block. */
+  output_columns: number;
+  /** Keys per softmax tile; 0 when a whole row is one tile. */
+  tile_keys: number;
+}
+
+/** vocabulary(): the core's names and defaults, so that nothing above it retypes them. */
+export interface Vocabulary {
+  masks: Array<{ name: MaskKind; description: string; hides_later_words: boolean;
+    hidden_score: '-Infinity' | '0'; kernels: boolean }>;
+  scales: Array<{ name: ScaleKind; divisor: string; description: string }>;
+  /** What each call takes when a member is left out, by method (run, tracer, attend, multi_head, layer, …). */
+  defaults: Record<string, Record<string, unknown>>;
+  limits: { max_tokens: number; max_head_dim: number; max_abs_value: number;
+    max_token_bytes: number; max_d_model: number };
 }
 
 /** Row-major inputs of attend(): t rows of d floats each. */
@@ -144,6 +163,8 @@ export interface TypedAttentionTrace {
   scaled: Float32Array;
   /** T·T: -Infinity where token i may not see token j (0 under `causal_zero`). */
   masked: Float32Array;
+  /** T·T: 1 where the mask hid the cell (j > i under causal and causal_zero), else 0. */
+  hidden: Uint8Array;
   /** T·T */
   exponentials: Float32Array;
   /** T */
@@ -187,6 +208,8 @@ export interface AttentionApi {
   scoreNextWord(row: number[]): NextWordScores;
   /** Every number the article prints, compared with what the core computes. */
   checkArticle(): ClaimCheck[];
+  /** The core's names and defaults: mask and scale variants, each request's defaults, limits. */
+  vocabulary(): Vocabulary;
   /** The attention kernels compiled into this build. */
   kernels(): KernelInfo[];
   /** The kernel attend() uses for a shape when none is named. */
@@ -227,13 +250,13 @@ export interface AttentionApi {
 export interface CreateAttentionOptions {
   /**
    * `simd` (the default), `scalar` (no SIMD; for comparisons) or `embed` (the small build the
-   * elements load: only run, article, scoreNextWord and checkArticle).
+   * elements load: only run, article, scoreNextWord, checkArticle and vocabulary).
    */
   build?: 'simd' | 'scalar' | 'embed';
 }
 
 /** The methods of the `embed` build. */
-export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNextWord' | 'checkArticle'>;
+export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNextWord' | 'checkArticle' | 'vocabulary'>;
 
 /** Loads the WebAssembly core (once per page and build). Rejects when WebAssembly cannot run. */
 export function createAttention(options: CreateAttentionOptions & { build: 'embed' }): Promise<EmbedAttentionApi>;

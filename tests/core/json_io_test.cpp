@@ -100,7 +100,7 @@ TEST_CASE("trace_to_json: every key and masked cells as null and numbers that re
   REQUIRE(root.type == attn::json::Value::Type::object);
   const std::vector<std::string> keys = {
       "tokens", "mask", "scale", "token_count", "head_dim", "q", "k", "v", "score_terms", "scores",
-      "scale_divisor", "scaled", "masked", "exponentials", "row_max", "row_shifted",
+      "scale_divisor", "scaled", "masked", "hidden", "exponentials", "row_max", "row_shifted",
       "row_totals", "weights", "weight_sums", "weighted_values", "out"};
   REQUIRE(root.object.size() == keys.size());
   for (const std::string& key : keys) {
@@ -235,6 +235,11 @@ TEST_CASE("claim_checks_to_json and kernel_registry_to_json list what the core l
     CHECK(kernels.array[n].find("isa")->string == registry[n].isa);
     CHECK(kernels.array[n].find("vector_width")->number ==
           static_cast<double>(registry[n].vector_width));
+    CHECK(kernels.array[n].find("query_rows")->number ==
+          static_cast<double>(registry[n].query_rows));
+    CHECK(kernels.array[n].find("output_columns")->number ==
+          static_cast<double>(registry[n].output_columns));
+    CHECK(kernels.array[n].find("tile_keys")->number == static_cast<double>(registry[n].tile_keys));
   }
 }
 

@@ -138,6 +138,54 @@ TEST_CASE("kernel registry: names and ISAs and lookup", "[kernels]") {
   CHECK(attn::find_kernel(std::string(kernels.front().name) + "x") == nullptr);
 }
 
+TEST_CASE("kernel registry: names are derived from each entry's backend and shape", "[kernels]") {
+  // The names the benchmark and the JS API have always used, written out per backend.
+  std::set<std::string> expected = {"attend__scalar_1x4", "attend__scalar_4x8",
+                                    "attend__scalar_4x8_tiled256"};
+#if !defined(ATTN_NO_SIMD) && defined(__wasm_simd128__)
+  expected.insert({"attend__wasmsimd_1x4", "attend__wasmsimd_4x8", "attend__wasmsimd_4x8_tiled256"});
+#elif !defined(ATTN_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+  expected.insert({"attend__sse2_1x4", "attend__sse2_4x8", "attend__sse2_4x8_tiled256"});
+#elif !defined(ATTN_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
+  expected.insert({"attend__neon_1x4", "attend__neon_4x8", "attend__neon_4x8_tiled256"});
+#endif
+  std::set<std::string> names;
+  for (const attn::KernelInfo& kernel : attn::kernel_registry()) {
+    INFO("kernel " << kernel.name);
+    names.insert(kernel.name);
+    const std::string isa = kernel.isa;
+    CHECK(kernel.simd == (isa != "scalar"));
+    const std::string tag = isa == "wasm-simd128" ? "wasmsimd" : isa;
+    std::string derived = "attend__" + tag + "_" + std::to_string(kernel.query_rows) + "x" +
+                          std::to_string(kernel.output_columns);
+    if (kernel.tile_keys != 0) derived += "_tiled" + std::to_string(kernel.tile_keys);
+    CHECK(derived == kernel.name);
+    // One query row over one vector of keys, or 4 rows × 8 columns blocked.
+    CHECK(((kernel.query_rows == 1 && kernel.output_columns == kernel.vector_width) ||
+           (kernel.query_rows == 4 && kernel.output_columns == 8)));
+  }
+  CHECK(names == expected);
+}
+
+TEST_CASE("kernel registry: the default is chosen by the entries' properties", "[kernels]") {
+  // The rule, restated from the kernels' properties: the SIMD backend if there is one (else
+  // the scalar one), then by shape: one row below 12 tokens or when head_dim is not a multiple
+  // of 4; else blocked, tiled from T·d = 2^20 on.
+  std::string backend = "scalar";
+  for (const attn::KernelInfo& kernel : attn::kernel_registry())
+    if (kernel.simd) backend = kernel.isa;
+  for (std::size_t T : {1u, 11u, 12u, 13u, 1000u, 16383u, 16384u, 20000u})
+    for (std::size_t d : {1u, 4u, 6u, 8u, 64u, 65u, 68u}) {
+      const attn::KernelInfo& kernel = attn::default_kernel(T, d);
+      INFO("T " << T << ", d " << d << ": " << kernel.name);
+      CHECK(kernel.isa == backend);
+      const bool blocked = T >= 12 && d % 4 == 0;
+      CHECK(kernel.query_rows == (blocked ? 4u : 1u));
+      const bool tiled = blocked && T * d >= (std::size_t{1} << 20);
+      CHECK(kernel.tile_keys == (tiled ? 256u : 0u));
+    }
+}
+
 TEST_CASE("kernel registry: the SIMD backend of this platform is compiled in and the default",
           "[kernels]") {
   const auto has_isa = [](const char* isa) {
@@ -158,7 +206,7 @@ TEST_CASE("kernel registry: the SIMD backend of this platform is compiled in and
 #elif defined(__SSE2__) || defined(_M_X64)
   CHECK(has_isa("sse2"));
   CHECK(default_isa == "sse2");
-#elif defined(__ARM_NEON)
+#elif defined(__aarch64__) || defined(_M_ARM64)
   CHECK(has_isa("neon"));
   CHECK(default_isa == "neon");
 #else

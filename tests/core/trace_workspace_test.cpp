@@ -46,6 +46,7 @@ void require_same_trace(const attn::Trace& got, const attn::Trace& want) {
   CHECK(same_bits(got.scale_divisor, want.scale_divisor));
   CHECK(same_bits(got.scaled, want.scaled));
   CHECK(same_bits(got.masked, want.masked));
+  CHECK(same_bits(got.hidden, want.hidden));
   CHECK(same_bits(got.exponentials, want.exponentials));
   CHECK(same_bits(got.row_max, want.row_max));
   CHECK(same_bits(got.row_shifted, want.row_shifted));
@@ -80,7 +81,7 @@ std::string run_error(attn::TraceWorkspace& workspace, const attn::AttentionInpu
 // The address of every buffer of a trace, to see that none moved.
 std::vector<const void*> buffer_addresses(const attn::Trace& t) {
   return {t.q.values.data(), t.k.values.data(), t.v.values.data(), t.score_terms.data(),
-          t.scores.values.data(), t.scaled.values.data(), t.masked.values.data(),
+          t.scores.values.data(), t.scaled.values.data(), t.masked.values.data(), t.hidden.data(),
           t.exponentials.values.data(), t.row_max.data(), t.row_shifted.data(),
           t.row_totals.data(), t.weights.values.data(), t.weight_sums.data(),
           t.weighted_values.data(), t.out.values.data()};

@@ -6,10 +6,12 @@ import assert from 'node:assert/strict';
 /** The keys of run()'s trace that a tracer's run() returns as typed arrays, with their shapes. */
 export const TRACE_ARRAYS = Object.freeze({
   q: ['t', 'd'], k: ['t', 'd'], v: ['t', 'd'],
-  score_terms: ['t', 't', 'd'], scores: ['t', 't'], scaled: ['t', 't'], masked: ['t', 't'],
+  score_terms: ['t', 't', 'd'], scores: ['t', 't'], scaled: ['t', 't'], masked: ['t', 't'], hidden: ['t', 't'],
   exponentials: ['t', 't'], row_max: ['t'], row_shifted: ['t'], row_totals: ['t'],
   weights: ['t', 't'], weight_sums: ['t'], weighted_values: ['t', 't', 'd'], out: ['t', 'd'],
 });
+/** The keys of flags: Uint8Arrays of 0 and 1 in a tracer, booleans in run(). */
+export const TRACE_FLAGS = Object.freeze(['row_shifted', 'hidden']);
 /** The keys whose values are numbers or names, the same in both. */
 export const TRACE_SCALARS = Object.freeze(['mask', 'scale', 'token_count', 'head_dim', 'scale_divisor']);
 
@@ -50,6 +52,7 @@ export function traceRows(trace, tokens) {
   for (const key of TRACE_SCALARS) rows[key] = trace[key];
   for (const [key, shape] of Object.entries(TRACE_ARRAYS)) rows[key] = nest(trace[key], shape.map((s) => size[s]));
   rows.row_shifted = rows.row_shifted.map((x) => x === 1);
+  rows.hidden = rows.hidden.map((row) => row.map((x) => x === 1));
   return rows;
 }
 
@@ -66,10 +69,11 @@ export function assertSameAsRun(trace, json, what) {
   for (const [key, shape] of Object.entries(TRACE_ARRAYS)) {
     const array = trace[key];
     const flat = json[key].flat(shape.length - 1);
-    assert.ok(array instanceof (key === 'row_shifted' ? Uint8Array : Float32Array), `${what}: ${key} type`);
+    const flags = TRACE_FLAGS.includes(key);
+    assert.ok(array instanceof (flags ? Uint8Array : Float32Array), `${what}: ${key} type`);
     assert.equal(array.length, flat.length, `${what}: ${key} length`);
     for (let e = 0; e < flat.length; e += 1) {
-      const expected = key === 'row_shifted' ? (flat[e] ? 1 : 0) : Math.fround(flat[e]);
+      const expected = flags ? (flat[e] ? 1 : 0) : Math.fround(flat[e]);
       if (array[e] !== expected) {
         assert.fail(`${what}: ${key}[${e}] is ${array[e]}, run() gives ${flat[e]}`);
       }

@@ -152,7 +152,8 @@ describe('the embed build (what the elements load)', () => {
   it('offers the trace and the article only, with the same numbers as the full build', async () => {
     const embed = await createAttention({ build: 'embed' });
     const full = await createAttention();
-    assert.deepEqual(Object.keys(embed).sort(), ['article', 'checkArticle', 'run', 'scoreNextWord']);
+    assert.deepEqual(Object.keys(embed).sort(), ['article', 'checkArticle', 'run', 'scoreNextWord', 'vocabulary']);
+    assert.deepEqual(embed.vocabulary(), full.vocabulary());
     const input = full.article().four_words;
     assert.deepEqual(embed.run(input), full.run(input));
     assert.throws(() => embed.run({ ...input, mask: 'diagonal' }), /^Error: mask: /);

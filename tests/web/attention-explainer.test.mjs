@@ -228,6 +228,63 @@ const badInputs = [
   ['input an array', [article], 'input'],
 ];
 
+describe('which cells the mask hid', () => {
+  it('run() and every multiHead() head: hidden[i][j] is true exactly when j > i, under the causal masks', () => {
+    const input = head(4, 2);
+    const rule = (mask) => Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (__, j) => mask !== 'none' && j > i));
+    for (const mask of ['causal', 'none', 'causal_zero']) {
+      const trace = attention.run({ ...input, mask });
+      assert.deepEqual(trace.hidden, rule(mask), `run(), ${mask}`);
+      for (let i = 0; i < 4; i += 1) {
+        for (let j = 0; j < 4; j += 1) {
+          if (trace.hidden[i][j]) assert.equal(trace.masked[i][j], mask === 'causal_zero' ? 0 : -Infinity);
+        }
+      }
+      const layer = attention.multiHead({ tokens: ['a', 'b', 'c', 'd'], mask });
+      for (const [h, { trace: headTrace }] of layer.heads.entries()) {
+        assert.deepEqual(headTrace.hidden, rule(mask), `multiHead() head ${h}, ${mask}`);
+      }
+    }
+  });
+});
+
+describe('vocabulary()', () => {
+  it('names every mask and scale variant once, each accepted by run() and tracer()', () => {
+    const { masks, scales } = attention.vocabulary();
+    assert.deepEqual(masks.map((m) => m.name).sort(), ['causal', 'causal_zero', 'none']);
+    assert.deepEqual(scales.map((s) => s.name).sort(), ['d', 'none', 'sqrt_d']);
+    const input = head(2, 4);
+    for (const { name, description, hides_later_words: hides } of masks) {
+      assert.ok(description.length > 20, `${name} is described`);
+      assert.equal(attention.run({ ...input, mask: name }).mask, name);
+      assert.equal(attention.run({ ...input, mask: name }).hidden[0][1], hides);
+      const tracer = attention.tracer({ t: 2, d: 4, mask: name });
+      assert.equal(tracer.mask, name);
+      tracer.dispose();
+    }
+    for (const { name, divisor } of scales) {
+      // head_dim 4: ÷ √4 = 2, ÷ 4, ÷ 1.
+      const expected = { '√d_k': 2, d_k: 4, 1: 1 }[divisor];
+      assert.equal(attention.run({ ...input, scale: name }).scale_divisor, expected, `${name} divides by ${divisor}`);
+    }
+  });
+
+  it('states the defaults the calls apply when a member is left out', () => {
+    const { defaults } = attention.vocabulary();
+    const trace = attention.run(head(2, 4));
+    assert.equal(trace.mask, defaults.run.mask);
+    assert.equal(trace.scale, defaults.run.scale);
+    const layer = attention.multiHead({ tokens: ['a', 'b'] });
+    for (const key of ['d_model', 'n_heads', 'mask', 'scale']) assert.equal(layer[key], defaults.multi_head[key], key);
+    const grouped = attention.groupedAttention();
+    for (const key of ['d_model', 'n_heads', 'seed', 'mask', 'scale']) assert.equal(grouped[key], defaults.layer[key], key);
+    assert.deepEqual(grouped.tokens, defaults.layer.tokens);
+    assert.equal(grouped.n_kv_heads, defaults.grouped_attention.n_kv_heads);
+    const tiles = attention.flashTiles();
+    for (const key of ['block_rows', 'block_cols', 'decimals', 'mask']) assert.equal(tiles[key], defaults.flash_tiles[key], key);
+  });
+});
+
 describe('run() refuses bad input with an Error naming the field', () => {
   for (const [what, input, path] of badInputs) {
     it(`${what} -> ${path}`, () => {

@@ -199,6 +199,24 @@ describe('tracer() as a caller meets it', () => {
     tracer.dispose();
   });
 
+  it('says which cells the mask hid: hidden[i·t + j] is 1 exactly when j > i, under the causal masks', () => {
+    for (const mask of MASKS) {
+      const tracer = attention.tracer({ t: 5, d: 3, mask });
+      const trace = tracer.run(seededQkv(5, 3, 8));
+      assert.ok(trace.hidden instanceof Uint8Array);
+      assert.equal(trace.hidden.length, 25);
+      for (let i = 0; i < 5; i += 1) {
+        for (let j = 0; j < 5; j += 1) {
+          const hidden = mask !== 'none' && j > i;
+          assert.equal(trace.hidden[i * 5 + j], hidden ? 1 : 0, `${mask}: hidden[${i}·5 + ${j}]`);
+          // Under causal_zero a hidden cell holds 0, which only hidden tells from a score of 0.
+          if (hidden) assert.equal(trace.masked[i * 5 + j], mask === 'causal_zero' ? 0 : -Infinity);
+        }
+      }
+      tracer.dispose();
+    }
+  });
+
   it('recomputes every array on every run, in the same object, and leaves the caller\u2019s arrays alone', () => {
     const tracer = attention.tracer({ t: 4, d: 6, mask: 'none' });
     const first = seededQkv(4, 6, 21);
@@ -210,7 +228,7 @@ describe('tracer() as a caller meets it', () => {
     assert.equal(tracer.run(second), result, 'the same object each run');
     assertSameAsRun(result, attention.run(runInput(second, 4, 6, 'none', 'sqrt_d')), 'second input');
     for (const key of Object.keys(TRACE_ARRAYS)) {
-      if (key === 'row_shifted') continue;
+      if (key === 'row_shifted' || key === 'hidden') continue;  // the same for both inputs
       assert.notDeepEqual(result[key], a[key], `${key} was recomputed`);
     }
     // And back: the snapshot of the first run is what a fresh run of it gives.

@@ -4,7 +4,7 @@
 
 import { CORE_BUILDS, loadCore, loadTracerModule } from './core-loader.js';
 
-const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle'];
+const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
 const corePromises = new Map();  // build name -> promise of the loaded module, one per page
 
@@ -97,8 +97,8 @@ function attendOnCore(core, kernelList, input) {
 
 /**
  * Loads the WebAssembly core (once per page and build) and resolves to the attention API.
- * `build` is "simd" (the default), "scalar" or "embed" (only run, article, scoreNextWord and
- * checkArticle). Rejects with an Error when WebAssembly cannot run.
+ * `build` is "simd" (the default), "scalar" or "embed" (only run, article, scoreNextWord,
+ * checkArticle and vocabulary). Rejects with an Error when WebAssembly cannot run.
  */
 export async function createAttention({ build = 'simd' } = {}) {
   if (!Object.hasOwn(CORE_BUILDS, build)) {
@@ -140,6 +140,10 @@ function apiFor(core, createTracer) {
     /** Every number the article prints, compared with what the core computes. */
     checkArticle() {
       return JSON.parse(core.claimChecksJson());
+    },
+    /** The core's names and defaults: mask and scale variants, each request's defaults, limits. */
+    vocabulary() {
+      return JSON.parse(core.vocabularyJson());
     },
     /** The attention kernels compiled into this build: [{ name, isa, vector_width }]. */
     kernels() {

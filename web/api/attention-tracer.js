@@ -16,7 +16,7 @@ function traceShapes(t, d) {
   return {
     q: [Float32Array, t * d], k: [Float32Array, t * d], v: [Float32Array, t * d],
     score_terms: [Float32Array, t * t * d], scores: [Float32Array, t * t],
-    scaled: [Float32Array, t * t], masked: [Float32Array, t * t],
+    scaled: [Float32Array, t * t], masked: [Float32Array, t * t], hidden: [Uint8Array, t * t],
     exponentials: [Float32Array, t * t], row_max: [Float32Array, t],
     row_shifted: [Uint8Array, t], row_totals: [Float32Array, t],
     weights: [Float32Array, t * t], weight_sums: [Float32Array, t],

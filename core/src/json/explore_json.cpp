@@ -12,6 +12,7 @@
 #include "attention/json/json.h"
 #include "attention/json/json_io.h"
 #include "attention/reference/seeded_random.h"
+#include "attention/reference/vocabulary.h"
 #include "attention/reference/softmax_backward.h"
 #include "json/json_request.h"
 #include "layers/layer_tables.h"
@@ -307,9 +308,9 @@ JsonOrError multi_head_json(std::string_view request) {
   // The tokens' text is checked with the layer (validate_multi_head_input).
   if (auto error = read_tokens(root, tokens, TokenText::unchecked)) return *error;
 
-  std::size_t d_model = 16;
-  std::size_t n_heads = 4;
-  std::uint64_t seed = 1;
+  std::size_t d_model = LayerDefaults::d_model;
+  std::size_t n_heads = LayerDefaults::n_heads;
+  std::uint64_t seed = LayerDefaults::seed;
   const Value* x = root.find("x");
   const bool d_model_given = root.find("d_model") != nullptr;
   if (auto error = read_count(root, "d_model", 1, MultiHeadLimits::max_d_model, d_model)) return *error;

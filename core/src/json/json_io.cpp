@@ -2,6 +2,7 @@
 // same errors, named by JSON path.
 #include "attention/json/json_io.h"
 
+#include <cstdint>
 #include <string>
 
 #include "attention/article/article_claims.h"
@@ -77,6 +78,27 @@ std::optional<InputError> read_matrix(const json::Value& root, std::string_view 
   return std::nullopt;
 }
 
+// [true,false,...]: `count` flags (0 or 1) as JSON booleans.
+void write_flags(std::string& out, const std::uint8_t* flags, std::size_t count) {
+  out += '[';
+  for (std::size_t n = 0; n < count; ++n) {
+    if (n) out += ',';
+    json_request::write_bool(out, flags[n] != 0);
+  }
+  out += ']';
+}
+
+// [[true,false],...]: rows × cols flags from a flat row-major buffer.
+void write_flag_rows(std::string& out, const std::vector<std::uint8_t>& flags, std::size_t rows,
+                     std::size_t cols) {
+  out += '[';
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (r) out += ',';
+    write_flags(out, flags.data() + r * cols, cols);
+  }
+  out += ']';
+}
+
 // [outer][inner][depth] from a flat row-major buffer.
 void write_cube(std::string& out, const std::vector<float>& values, std::size_t outer,
                 std::size_t inner, std::size_t depth) {
@@ -144,15 +166,10 @@ std::string trace_to_json(const Trace& t) {
   write_key(out, "scale_divisor"); json::write_number(out, t.scale_divisor);
   write_key(out, "scaled"); write_matrix(out, t.scaled);
   write_key(out, "masked"); write_matrix(out, t.masked);  // -infinity is written as null
+  write_key(out, "hidden"); write_flag_rows(out, t.hidden, T, T);
   write_key(out, "exponentials"); write_matrix(out, t.exponentials);
   write_key(out, "row_max"); write_numbers(out, t.row_max.data(), T);
-  write_key(out, "row_shifted");
-  out += '[';
-  for (std::size_t i = 0; i < T; ++i) {
-    if (i) out += ',';
-    json_request::write_bool(out, t.row_shifted[i]);
-  }
-  out += ']';
+  write_key(out, "row_shifted"); write_flags(out, t.row_shifted.data(), T);
   write_key(out, "row_totals"); write_numbers(out, t.row_totals.data(), T);
   write_key(out, "weights"); write_matrix(out, t.weights);
   write_key(out, "weight_sums"); write_numbers(out, t.weight_sums.data(), T);
@@ -249,6 +266,9 @@ std::string kernel_registry_to_json() {
     write_key(out, "name"); json::write_string(out, kernel.name);
     write_key(out, "isa"); json::write_string(out, kernel.isa);
     write_key(out, "vector_width"); json::write_number(out, static_cast<double>(kernel.vector_width));
+    write_key(out, "query_rows"); json::write_number(out, static_cast<double>(kernel.query_rows));
+    write_key(out, "output_columns"); json::write_number(out, static_cast<double>(kernel.output_columns));
+    write_key(out, "tile_keys"); json::write_number(out, static_cast<double>(kernel.tile_keys));
   });
   return out;
 }

@@ -13,6 +13,7 @@
 #include "attention/article/article_data.h"
 #include "attention/json/json_io.h"
 #include "attention/layers/multi_head.h"
+#include "attention/reference/vocabulary.h"
 #include "json/json_request.h"
 #include "layers/layer_tables.h"
 
@@ -28,9 +29,9 @@ using namespace json_request;
 
 struct LayerBasics {
   std::vector<std::string> tokens = article::four_words().tokens;
-  std::size_t d_model = 16;
-  std::size_t n_heads = 4;
-  std::uint64_t seed = 1;
+  std::size_t d_model = LayerDefaults::d_model;
+  std::size_t n_heads = LayerDefaults::n_heads;
+  std::uint64_t seed = LayerDefaults::seed;
   std::optional<Matrix> x;  // [T][d_model] when given
   MaskVariant mask;
   ScaleKind scale = ScaleKind::sqrt_head_dim;
@@ -277,7 +278,7 @@ JsonOrError grouped_attention_json(std::string_view request) {
                                      {"causal", "none", "causal_zero"}, true))
     return *error;
   // Groups of two query heads by default (MHA when n_heads is odd).
-  std::size_t n_kv_heads = basics.n_heads % 2 == 0 ? basics.n_heads / 2 : basics.n_heads;
+  std::size_t n_kv_heads = default_kv_heads(basics.n_heads);
   if (auto error = read_count(root, "n_kv_heads", 1, MultiHeadLimits::max_d_model, n_kv_heads))
     return *error;
   if (auto error = validate_grouping(basics.n_heads, n_kv_heads)) return *error;

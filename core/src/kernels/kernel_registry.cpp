@@ -1,3 +1,5 @@
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/attend_blocked.h"
@@ -40,34 +42,74 @@ bool attend_blocked_kernel(float* out, const float* q, const float* k, const flo
                             {group_rows, Tile});
 }
 
-// The three kernels of one backend, in the order default_kernel() relies on.
-template <class V>
-void add_backend(std::vector<KernelInfo>& kernels, const char* rows_name, const char* blocked_name,
-                 const char* tiled_name) {
-  kernels.push_back({rows_name, V::isa, V::width, 0, &any_shape, &one_row_of_scores,
-                     &detail::attend_f32x4<V>});
-  kernels.push_back({blocked_name, V::isa, V::width, 0, &detail::blocked_supports,
-                     &blocked_scratch<0>, &attend_blocked_kernel<V, 0>});
-  kernels.push_back({tiled_name, V::isa, V::width, tile_keys, &detail::blocked_supports,
-                     &blocked_scratch<tile_keys>, &attend_blocked_kernel<V, tile_keys>});
+// The ISA as kernel names spell it: "wasm-simd128" is "wasmsimd" (as XNNPACK spells it).
+std::string_view name_tag(std::string_view isa) {
+  return isa == "wasm-simd128" ? std::string_view("wasmsimd") : isa;
 }
 
-std::vector<KernelInfo> build_registry() {
+// "attend__<isa>_<rows>x<columns>", then "_tiled<keys>" for a tiled softmax.
+std::string kernel_name(const KernelInfo& kernel) {
+  std::string name = "attend__";
+  name += name_tag(kernel.isa);
+  name += '_' + std::to_string(kernel.query_rows) + 'x' + std::to_string(kernel.output_columns);
+  if (kernel.tile_keys != 0) name += "_tiled" + std::to_string(kernel.tile_keys);
+  return name;
+}
+
+// The three kernels of one backend: one query row over vectors of V::width keys, and the
+// register-blocked rows untiled and tiled. `simd`: V runs on the CPU's vector registers.
+template <class V>
+void add_backend(std::vector<KernelInfo>& kernels, bool simd) {
+  kernels.push_back({nullptr, V::isa, V::width, 0, &any_shape, &one_row_of_scores,
+                     &detail::attend_f32x4<V>, 1, V::width, simd});
+  kernels.push_back({nullptr, V::isa, V::width, 0, &detail::blocked_supports, &blocked_scratch<0>,
+                     &attend_blocked_kernel<V, 0>, detail::block_rows, detail::panel_keys, simd});
+  kernels.push_back({nullptr, V::isa, V::width, tile_keys, &detail::blocked_supports,
+                     &blocked_scratch<tile_keys>, &attend_blocked_kernel<V, tile_keys>,
+                     detail::block_rows, detail::panel_keys, simd});
+}
+
+struct Registry {
+  std::vector<std::string> names;  // what each entry's name points into; never resized after
   std::vector<KernelInfo> kernels;
-  add_backend<vec::ScalarF32x4>(kernels, "attend__scalar_1x4", "attend__scalar_4x8",
-                                "attend__scalar_4x8_tiled256");
+};
+
+Registry build_registry() {
+  Registry registry;
+  add_backend<vec::ScalarF32x4>(registry.kernels, false);
 #if defined(ATTN_SIMD_BACKEND)
-  add_backend<ATTN_SIMD_BACKEND>(kernels, ATTN_SIMD_NAME("1x4"), ATTN_SIMD_NAME("4x8"),
-                                 ATTN_SIMD_NAME("4x8_tiled256"));
+  add_backend<ATTN_SIMD_BACKEND>(registry.kernels, true);
 #endif
-  return kernels;
+  registry.names.reserve(registry.kernels.size());
+  for (KernelInfo& kernel : registry.kernels) {
+    registry.names.push_back(kernel_name(kernel));
+    kernel.name = registry.names.back().c_str();
+  }
+  return registry;
+}
+
+// Whether `a`'s backend is preferred to `b`'s for the default: SIMD over the scalar
+// emulation, then the wider vectors.
+bool better_backend(const KernelInfo& a, const KernelInfo& b) {
+  if (a.simd != b.simd) return a.simd;
+  return a.vector_width > b.vector_width;
+}
+
+// The kernel of `isa` with these properties that supports the shape, or nullptr.
+const KernelInfo* find_supporting(std::string_view isa, std::size_t token_count,
+                                  std::size_t head_dim, bool blocked, bool tiled) {
+  for (const KernelInfo& kernel : kernel_registry())
+    if (isa == kernel.isa && (kernel.query_rows > 1) == blocked &&
+        (kernel.tile_keys != 0) == tiled && kernel.supports(token_count, head_dim))
+      return &kernel;
+  return nullptr;
 }
 
 }  // namespace
 
 const std::vector<KernelInfo>& kernel_registry() {
-  static const std::vector<KernelInfo> kernels = build_registry();
-  return kernels;
+  static const Registry registry = build_registry();
+  return registry.kernels;
 }
 
 const KernelInfo* find_kernel(std::string_view name) {
@@ -77,13 +119,16 @@ const KernelInfo* find_kernel(std::string_view name) {
 }
 
 const KernelInfo& default_kernel(std::size_t token_count, std::size_t head_dim) {
-  const std::vector<KernelInfo>& kernels = kernel_registry();
-  const std::size_t backend = kernels.size() - 3;  // the last backend added is the widest
-  const KernelInfo& rows = kernels[backend];
-  const KernelInfo& blocked = kernels[backend + 1];
-  const KernelInfo& tiled = kernels[backend + 2];
-  if (token_count < blocked_min_tokens || !blocked.supports(token_count, head_dim)) return rows;
-  return token_count * head_dim < tiled_min_elements ? blocked : tiled;
+  const KernelInfo* backend = &kernel_registry().front();
+  for (const KernelInfo& kernel : kernel_registry())
+    if (better_backend(kernel, *backend)) backend = &kernel;
+  const bool blocked = token_count >= blocked_min_tokens;
+  const bool tiled = token_count * head_dim >= tiled_min_elements;
+  if (blocked)
+    if (const KernelInfo* kernel = find_supporting(backend->isa, token_count, head_dim, true, tiled))
+      return *kernel;
+  // One query row at a time supports every shape.
+  return *find_supporting(backend->isa, token_count, head_dim, false, false);
 }
 
 }  // namespace attn

@@ -46,6 +46,7 @@ void resize_trace(Trace& trace, std::size_t T, std::size_t d) {
   reshape(trace.scores, T, T);
   reshape(trace.scaled, T, T);
   reshape(trace.masked, T, T);
+  trace.hidden.assign(T * T, 0);
   reshape(trace.exponentials, T, T);
   reshape(trace.weights, T, T);
   trace.row_max.assign(T, 0.0f);
@@ -110,8 +111,11 @@ void compute_trace_steps(Trace& trace) {
                            ? 0.0f
                            : -std::numeric_limits<float>::infinity();
   for (std::size_t i = 0; i < T; ++i)
-    for (std::size_t j = 0; j < T; ++j)
-      trace.masked.at(i, j) = is_visible(trace.mask, i, j) ? trace.scaled.at(i, j) : hidden;
+    for (std::size_t j = 0; j < T; ++j) {
+      const bool visible = is_visible(trace.mask, i, j);
+      trace.masked.at(i, j) = visible ? trace.scaled.at(i, j) : hidden;
+      trace.hidden[i * T + j] = visible ? 0 : 1;
+    }
 
   // Step 4: softmax of each row: exponentials, their total, and the weights.
   for (std::size_t i = 0; i < T; ++i) {

@@ -24,7 +24,8 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
 // The trace as one JSON object: tokens, mask ("causal", "none" or "causal_zero"), scale
 // ("sqrt_d", "d" or "none"), token_count, head_dim, q, k, v, score_terms, scores,
 // scale_divisor (√d, d or 1), scaled, masked (null where -infinity; 0 in hidden cells under
-// "causal_zero"), exponentials, row_max, row_shifted, row_totals, weights, weight_sums,
+// "causal_zero"), hidden (T×T booleans: true where the mask hid the cell, j > i under "causal"
+// and "causal_zero", all false under "none"), exponentials, row_max, row_shifted, row_totals, weights, weight_sums,
 // weighted_values, out.
 std::string trace_to_json(const Trace& trace);
 
@@ -49,7 +50,8 @@ std::string article_data_to_json();
 // [{"what","printed","computed","matches"}] for every number the article prints.
 std::string claim_checks_to_json();
 
-// [{"name","isa","vector_width"}] for every kernel compiled into this build.
+// [{"name","isa","vector_width","query_rows","output_columns","tile_keys"}] for every kernel
+// compiled into this build, in the registry's order (KernelInfo says what each field means).
 std::string kernel_registry_to_json();
 
 }  // namespace attn

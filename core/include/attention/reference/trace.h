@@ -37,6 +37,10 @@ struct Trace {
   // Step 3: masked = scaled, or -infinity where token i may not see token j (0 there instead
   // under the FAQ's MaskFill::zero, which is why that variant leaks weight onto the future).
   Matrix masked;                   // [T][T]
+  // Which cells step 3 hid: 1 where token i may not see token j (j > i under the causal masks,
+  // whatever was written there: -infinity, or 0 under MaskFill::zero), 0 elsewhere and
+  // everywhere under MaskKind::none. What a reader needs to tell a hidden 0 from a score of 0.
+  std::vector<std::uint8_t> hidden;  // [T][T]
 
   // Step 4: softmax per row. exponentials[i][j] = e^masked[i][j], as the article prints it,
   // unless that overflows (or the row's total does not fit a float): then the row is shifted,

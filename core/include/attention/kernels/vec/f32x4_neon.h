@@ -1,4 +1,6 @@
-// The vector vocabulary on ARM NEON (every AArch64 CPU has it).
+// The vector vocabulary on ARM NEON as AArch64 has it (every AArch64 CPU does). AArch64 only:
+// vzip1q/vzip2q_f32 and vmaxvq_u32 do not exist on 32-bit ARM, and vcvtnq_s32_f32 needs ARMv8
+// (simd_backend.h selects this backend only on AArch64).
 #pragma once
 
 #include <arm_neon.h>
