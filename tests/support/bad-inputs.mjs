@@ -23,7 +23,7 @@ import { headF64 } from './attention-f64.mjs';
 import { gridValues } from './seeded-random.mjs';
 import { traceRows } from './tracer.mjs';
 
-/** The documented limits (README "Limits"; attention_input.h Limits; attend.h AttendLimits). */
+/** The documented limits (docs/limits.md; attention_input.h Limits; attend.h AttendLimits). */
 export const LIMITS = Object.freeze({
   maxTokens: 64, maxHeadDim: 256, maxAbsValue: 1e15, maxTokenBytes: 256,
   attendMaxTokens: 2 ** 20, attendMaxHeadDim: 4096, attendMaxElements: 2 ** 24,

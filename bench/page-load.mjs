@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Page-load benchmark: cold loads of the production pages (build/site) in headless Chromium,
+// each in a fresh browser context (empty cache), served under the pages' strict policy.
+// Prints, per page, the requests a load makes and the time from navigation start to fully
+// rendered (the walkthrough: every table computed; the sequel: every section computed), as
+// median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
+//
+// Usage: node bench/page-load.mjs [--loads N] [--site DIR]   (scripts/bench-load builds first)
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startStaticServer } from '../scripts/static-server.mjs';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// Both pages mark #load-status "done" once every table or section has been computed.
+const rendered = () => document.getElementById('load-status')?.classList.contains('done');
+const PAGES = ['index.html', 'sequel.html'];
+
+function parseArguments(argv) {
+  const options = { loads: 15, site: fileURLToPath(new URL('../build/site/', import.meta.url)) };
+  for (let n = 0; n < argv.length; n += 1) {
+    if (argv[n] === '--loads') options.loads = Number(argv[++n]);
+    else if (argv[n] === '--site') options.site = path.resolve(argv[++n]);
+    else throw new Error(`unknown argument ${argv[n]} (usage: --loads N --site DIR)`);
+  }
+  if (!Number.isInteger(options.loads) || options.loads < 1) throw new Error('--loads must be a positive integer');
+  return options;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function loadOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  let requests = 0;
+  page.on('request', () => { requests += 1; });
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForFunction(rendered, undefined, { timeout: 60_000, polling: 'raf' });
+  const milliseconds = await page.evaluate(() => performance.now());
+  await context.close();
+  return { milliseconds, requests };
+}
+
+async function main() {
+  const { loads, site } = parseArguments(process.argv.slice(2));
+  const server = await startStaticServer({ root: site, port: 0, csp: CSP });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  try {
+    for (const name of PAGES) {
+      const url = `${server.url}${name}`;
+      await loadOnce(browser, url);  // warm the server and the OS file cache
+      const runs = [];
+      for (let n = 0; n < loads; n += 1) runs.push(await loadOnce(browser, url));
+      const times = runs.map((r) => r.milliseconds).sort((a, b) => a - b);
+      const requests = [...new Set(runs.map((r) => r.requests))].sort((a, b) => a - b).join(' or ');
+      console.log(`${name}: ${requests} requests; cold load to fully rendered: median ${quantile(times, 0.5).toFixed(0)} ms, ` +
+        `p90 ${quantile(times, 0.9).toFixed(0)} ms (${loads} loads)`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(`page-load: ${error.message}`);
+  process.exit(1);
+});
