@@ -1,5 +1,5 @@
 // Embind glue for the sequel's computations (grouped-query and latent attention, FlashAttention
-// tiles, the quantised KV cache, the KV-cache bill): JSON strings in and out, errors as values
+// tiles and its traffic, the quantised KV cache, the KV-cache bill): JSON strings in and out, errors as values
 // (JsonResult, registered in attention_bindings.cpp). Reading, checking and arithmetic all live
 // in the core (sequel_json.h).
 #include <emscripten/bind.h>
@@ -26,6 +26,10 @@ JsonResult flash_tiles(const std::string& request) {
   return from_json_or_error(attn::flash_tiles_json(request));
 }
 
+JsonResult flash_traffic(const std::string& request) {
+  return from_json_or_error(attn::flash_traffic_json(request));
+}
+
 JsonResult quantised_cache(const std::string& request) {
   return from_json_or_error(attn::quantised_cache_json(request));
 }
@@ -40,6 +44,7 @@ EMSCRIPTEN_BINDINGS(attention_sequel) {
   emscripten::function("groupedAttentionJson", &grouped_attention);
   emscripten::function("latentAttentionJson", &latent_attention);
   emscripten::function("flashTilesJson", &flash_tiles);
+  emscripten::function("flashTrafficJson", &flash_traffic);
   emscripten::function("quantisedCacheJson", &quantised_cache);
   emscripten::function("kvBillJson", &kv_bill);
   emscripten::function("modelPresetsJson", &attn::model_presets_to_json);

@@ -239,9 +239,11 @@ export interface AttentionApi {
   latentAttention(input?: Record<string, unknown>): Record<string, unknown> & { heads: Array<{ trace: AttentionTrace }> };
   /** FlashAttention on tiles: { tokens, d_model, n_heads, seed, x, head | q, k, v, mask, block_rows, block_cols, decimals }. */
   flashTiles(input?: Record<string, unknown>): Record<string, unknown> & { steps: Array<Record<string, unknown>> };
+  /** FlashAttention's bytes moved, naive against tiled: { token_count, head_dim, dtype_bytes, mask, block_rows, block_cols, sram_kib }. */
+  flashTraffic(input?: Record<string, unknown>): Record<string, unknown> & { naive: Record<string, unknown>; tiled: Record<string, unknown> };
   /** A rotated, quantised KV cache: { …the same head members, mask, scale, bits, rotation }; the error per bit width. */
   quantisedCache(input?: Record<string, unknown>): Record<string, unknown> & { reference: AttentionTrace; levels: Array<Record<string, unknown> & { trace: AttentionTrace }> };
-  /** The KV-cache bill for a preset or a shape: bytes per token, per sequence, the weights, sequences that fit on a GPU. */
+  /** The KV-cache bill for a preset or a shape (sliding windows included): bytes per token, per sequence, the weights, sequences and the longest context that fit on a GPU, a curve to plot. */
   kvBill(input?: Record<string, unknown>): Record<string, unknown>;
   /** The published model shapes kvBill({ preset }) knows, each with its citation. */
   modelPresets(): Array<Record<string, unknown>>;

@@ -32,9 +32,19 @@ const std::vector<const char*> bill_keys = {
     "preset", "label", "citation", "attention", "layers", "d_model", "n_heads", "n_kv_heads",
     "head_dim", "d_latent", "rope_dim", "dtype_bytes", "kv_bits", "scale_bytes",
     "weight_dtype_bytes", "parameters", "context_length", "batch", "gpu_memory_gib",
+    "sliding_window", "local_layers", "global_layers",
     "cached_values_per_token_per_layer", "cached_vectors_per_token_per_layer",
-    "bytes_per_token_per_layer", "formula", "working", "bytes_per_token", "bytes_per_sequence",
-    "cache_bytes", "weight_bytes", "gpu_bytes", "fits", "concurrent_sequences"};
+    "bytes_per_token_per_layer", "formula", "working", "bytes_per_token",
+    "cached_tokens_per_global_layer", "cached_tokens_per_local_layer", "bytes_per_sequence",
+    "sequence_formula", "sequence_working", "cache_bytes", "weight_bytes", "gpu_bytes", "fits",
+    "concurrent_sequences", "max_context_tokens", "max_context_working"};
+
+// kv_bill_json's answer: the bill, then the curve a plot draws.
+std::vector<const char*> kv_bill_answer_keys() {
+  std::vector<const char*> keys = bill_keys;
+  keys.push_back("curve");
+  return keys;
+}
 
 struct Case {
   const char* request;
@@ -258,7 +268,7 @@ TEST_CASE("quantised_cache_json: defaults, options, errors", "[sequel_json]") {
 
 TEST_CASE("kv_bill_json: toy default, presets, overrides, errors", "[sequel_json]") {
   const Value toy = attn_test::answer_of(attn::kv_bill_json("{}"));
-  check_keys(toy, bill_keys);
+  check_keys(toy, kv_bill_answer_keys());
   CHECK(toy.find("preset")->type == Type::null);
   CHECK(toy.find("attention")->string == "GQA");
   CHECK(toy.find("bytes_per_token_per_layer")->number == 64);
@@ -327,7 +337,8 @@ TEST_CASE("model_presets_to_json: every preset with its source", "[sequel_json]"
   for (const Value& preset : presets.array) {
     check_keys(preset, {"name", "label", "attention", "d_model", "layers", "n_heads", "n_kv_heads",
                         "head_dim", "d_latent", "rope_dim", "parameters", "weight_dtype_bytes",
-                        "dtype_bytes", "max_context", "parameters_source", "citation", "note"});
+                        "dtype_bytes", "max_context", "sliding_window", "local_layers",
+                        "parameters_source", "citation", "note", "window_source"});
     attentions.push_back(preset.find("attention")->string);
     const bool latent = preset.find("attention")->string == "MLA";
     CHECK((preset.find("n_kv_heads")->type == Type::null) == latent);

@@ -1,5 +1,5 @@
 // Fuzz target: the sequel's JSON requests (sequel_json.h): grouped-query and latent attention
-// layers, FlashAttention's tiles, the quantised KV cache and the KV-cache bill. The first byte
+// layers, FlashAttention's tiles and traffic, the quantised KV cache and the KV-cache bill. The first byte
 // picks the request, the rest is its JSON text.
 //   - No crash, leak or undefined behaviour on any bytes.
 //   - A refusal is one line that starts with the JSON path at fault and ": ".
@@ -46,7 +46,8 @@ std::size_t width_of(const Value* table, std::size_t otherwise) {
 
 bool too_much_work(int which, const Value& root) {
   constexpr double budget = 4e5;  // multiplications, roughly
-  if (which == 4) return false;   // the bill is arithmetic on a few numbers
+  if (which >= 4) return false;   // the bills are arithmetic on a few numbers (at most 2^20
+                                  // query blocks for the traffic)
   const double T = static_cast<double>(std::min<std::size_t>(
       rows_of(root.find("tokens"), rows_of(root.find("q"), 4)), 64));
   double d_model = number_or(root, "d_model", static_cast<double>(width_of(root.find("x"), 16)));
@@ -68,7 +69,7 @@ bool too_much_work(int which, const Value& root) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static constexpr attn_fuzz::JsonEntryPoint entry_points[] = {
       attn::grouped_attention_json, attn::latent_attention_json, attn::flash_tiles_json,
-      attn::quantised_cache_json, attn::kv_bill_json};
+      attn::quantised_cache_json, attn::kv_bill_json, attn::flash_traffic_json};
   const auto exchange = attn_fuzz::exchange_json(data, size, entry_points, too_much_work);
   if (!exchange) return 0;
   FUZZ_CHECK(exchange->answer.type == Type::object, exchange->answer_text.substr(0, 200));

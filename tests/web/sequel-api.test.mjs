@@ -1,5 +1,5 @@
 // The sequel's part of the module (built site, wasm core in Node): groupedAttention,
-// latentAttention, flashTiles, quantisedCache, kvBill and modelPresets. Every computed number is
+// latentAttention, flashTiles, flashTraffic, quantisedCache, kvBill and modelPresets. Every computed number is
 // checked against float64 computed here from the formulas and from the tables the answer shows;
 // the seeded tables and the rotation against a JavaScript implementation of their documented
 // definitions; the bills against figures worked out by hand. Bad input throws an Error whose
@@ -52,7 +52,7 @@ before(async () => {
 
 describe('sequel API', () => {
   it('has the sequel methods next to the others', () => {
-    for (const name of ['groupedAttention', 'latentAttention', 'flashTiles', 'quantisedCache', 'kvBill', 'modelPresets']) {
+    for (const name of ['groupedAttention', 'latentAttention', 'flashTiles', 'flashTraffic', 'quantisedCache', 'kvBill', 'modelPresets']) {
       assert.equal(typeof attention[name], 'function', name);
     }
   });

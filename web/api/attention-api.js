@@ -266,6 +266,14 @@ function apiFor(core, createTracer) {
       return tiles;
     },
     /**
+     * FlashAttention's bill in bytes moved, naive against tiled: { token_count, head_dim,
+     * dtype_bytes, mask, block_rows, block_cols, sram_kib } -> { block_rows, block_cols,
+     * tiles_chosen, footprint_bytes, naive: { moves, total_bytes, formula, working }, tiled, ratio }.
+     */
+    flashTraffic(input = {}) {
+      return unwrap(core.flashTrafficJson(toJson(input, 'input')));
+    },
+    /**
      * A KV cache rotated and quantised to a few bits: { tokens, d_model, n_heads, seed, x, head |
      * q, k, v, mask, scale, bits: [8, 4, 3, 2], rotation: "random" | "none" } -> { rotation_matrix,
      * reference, levels: [{ bits, k, v, trace, weights_error, out_error, bytes_per_token, ... }] }.
@@ -279,9 +287,11 @@ function apiFor(core, createTracer) {
     /**
      * The KV-cache bill: { preset, layers, d_model, n_heads, n_kv_heads, head_dim, d_latent,
      * rope_dim, dtype_bytes, kv_bits, scale_bytes, weight_dtype_bytes, parameters, context_length,
-     * batch, gpu_memory_gib } -> { attention, bytes_per_token_per_layer, formula, working,
-     * bytes_per_token, bytes_per_sequence, cache_bytes, weight_bytes, gpu_bytes, fits,
-     * concurrent_sequences, ... }. With no preset, the toy GQA layer's shape.
+     * batch, gpu_memory_gib, sliding_window, local_layers, curve_from_tokens, curve_to_tokens }
+     * -> { attention, bytes_per_token_per_layer, formula, working, bytes_per_token,
+     * bytes_per_sequence, sequence_working, cache_bytes, weight_bytes, gpu_bytes, fits,
+     * concurrent_sequences, max_context_tokens, curve: { context_tokens, bytes_per_sequence,
+     * memory_left_bytes, crossing_tokens }, ... }. With no preset, the toy GQA layer's shape.
      */
     kvBill(input = {}) {
       return unwrap(core.kvBillJson(toJson(input, 'input')));

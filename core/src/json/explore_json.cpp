@@ -334,7 +334,7 @@ JsonOrError multi_head_json(std::string_view request) {
   if (auto error = layer_tables::check_head_split(d_model, n_heads)) return *error;
   if (auto error = read_seed(root, seed)) return *error;
   MaskVariant mask;
-  if (auto error = read_mask(root, {"causal", "none", "causal_zero"}, mask)) return *error;
+  if (auto error = read_mask(root, mask)) return *error;
   ScaleKind scale = ScaleKind::sqrt_head_dim;
   if (auto error = read_scale(root, scale)) return *error;
 

@@ -138,7 +138,7 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
   if (auto error = read_matrix(root, "v", token_count, input.q.cols, input.v)) return *error;
 
   MaskVariant mask{input.mask, input.mask_fill};
-  if (auto error = json_request::read_mask(root, {"causal", "none", "causal_zero"}, mask, numbers))
+  if (auto error = json_request::read_mask(root, mask, numbers))
     return *error;
   input.mask = mask.mask;
   input.mask_fill = mask.fill;

@@ -137,7 +137,7 @@ std::optional<InputError> read_number_in(const Value& root, std::string_view key
 }
 
 std::optional<InputError> read_choice(const Value& root, std::string_view key,
-                                      std::initializer_list<std::string_view> choices,
+                                      std::span<const std::string_view> choices,
                                       std::string& out, NumberInGot number) {
   const Value* member = root.find(key);
   if (!member) return std::nullopt;
@@ -157,7 +157,7 @@ std::optional<InputError> read_choice(const Value& root, std::string_view key,
   return make_input_error(std::string(key), "must be " + expected + ", " + got(*member, number));
 }
 
-std::optional<InputError> read_mask(const Value& root, std::initializer_list<std::string_view> choices,
+std::optional<InputError> read_mask(const Value& root, std::span<const std::string_view> choices,
                                     MaskVariant& out, NumberInGot number) {
   std::string name(mask_variant_name(out.mask, out.fill));
   if (auto error = read_choice(root, "mask", choices, name, number)) return error;
@@ -167,7 +167,7 @@ std::optional<InputError> read_mask(const Value& root, std::initializer_list<std
 
 std::optional<InputError> read_scale(const Value& root, ScaleKind& out, NumberInGot number) {
   std::string name(scale_name(out));
-  if (auto error = read_choice(root, "scale", {"sqrt_d", "d", "none"}, name, number)) return error;
+  if (auto error = read_choice(root, "scale", scale_names, name, number)) return error;
   out = *parse_scale(name);
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -66,11 +67,29 @@ std::optional<InputError> read_number_in(const Value& root, std::string_view key
 // One of `choices`; `out` keeps its default when absent. (`number`: how a refusal names a
 // number given instead, as got() does; the same below.)
 std::optional<InputError> read_choice(const Value& root, std::string_view key,
-                                      std::initializer_list<std::string_view> choices,
+                                      std::span<const std::string_view> choices,
                                       std::string& out, NumberInGot number = NumberInGot::value);
+inline std::optional<InputError> read_choice(const Value& root, std::string_view key,
+                                             std::initializer_list<std::string_view> choices,
+                                             std::string& out,
+                                             NumberInGot number = NumberInGot::value) {
+  return read_choice(root, key, std::span(choices.begin(), choices.size()), out, number);
+}
 
-std::optional<InputError> read_mask(const Value& root, std::initializer_list<std::string_view> choices,
+// "mask": one of `choices`, by default every variant (mask_variant_names); a reader that takes
+// fewer passes a list of its own (mask_names: the -infinity fill only).
+std::optional<InputError> read_mask(const Value& root, std::span<const std::string_view> choices,
                                     MaskVariant& out, NumberInGot number = NumberInGot::value);
+inline std::optional<InputError> read_mask(const Value& root, MaskVariant& out,
+                                           NumberInGot number = NumberInGot::value) {
+  return read_mask(root, mask_variant_names, out, number);
+}
+inline std::optional<InputError> read_mask(const Value& root,
+                                           std::initializer_list<std::string_view> choices,
+                                           MaskVariant& out, NumberInGot number = NumberInGot::value) {
+  return read_mask(root, std::span(choices.begin(), choices.size()), out, number);
+}
+// "scale": one of scale_names.
 std::optional<InputError> read_scale(const Value& root, ScaleKind& out,
                                      NumberInGot number = NumberInGot::value);
 

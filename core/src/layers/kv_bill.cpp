@@ -1,7 +1,9 @@
 // The KV-cache bill and the published model shapes it is run on.
 #include "attention/layers/kv_bill.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "attention/layers/grouped_attention.h"
@@ -12,7 +14,9 @@ namespace {
 
 constexpr double bytes_per_gib = 1073741824.0;  // 2^30
 
-std::string whole(std::size_t value) { return std::to_string(value); }
+// 64 bits whatever size_t is (32 in wasm32): sequences reach 2^50 bytes.
+std::string whole(std::uint64_t value) { return std::to_string(value); }
+std::string whole_bytes(double value) { return whole(static_cast<std::uint64_t>(value)); }
 
 }  // namespace
 
@@ -61,6 +65,17 @@ std::optional<InputError> validate_model_shape(const ModelShape& shape) {
   if (auto error = count("batch", shape.batch, 1, KvBillLimits::max_batch)) return error;
   if (!(shape.gpu_memory_gib > 0.0 && shape.gpu_memory_gib <= KvBillLimits::max_gpu_memory_gib))
     return make_input_error("gpu_memory_gib", "must be a number above 0 and at most 65536");
+  if (auto error = count("sliding_window", shape.sliding_window, 0, KvBillLimits::max_sliding_window))
+    return error;
+  if (shape.local_layers) {
+    if (shape.sliding_window == 0)
+      return make_input_error("local_layers", "needs a sliding_window: without one every layer "
+                                              "caches the whole context");
+    if (*shape.local_layers > shape.layers)
+      return make_input_error("local_layers", "is " + std::to_string(*shape.local_layers) +
+                                                  "; there are only " + std::to_string(shape.layers) +
+                                                  " layers");
+  }
   return std::nullopt;
 }
 
@@ -110,10 +125,35 @@ KvBill compute_kv_bill(const ModelShape& shape) {
     }
   }
 
-  // Step 2: every layer, every token of a sequence, every sequence of the batch.
+  // Step 2: every layer, every token of a sequence (a local layer only the window's), every
+  // sequence of the batch.
+  bill.local_layers = shape.sliding_window == 0 ? 0 : shape.local_layers.value_or(shape.layers);
+  bill.global_layers = shape.layers - bill.local_layers;
+  bill.cached_tokens_per_global_layer = static_cast<double>(shape.context_length);
+  bill.cached_tokens_per_local_layer =
+      bill.local_layers == 0 ? 0.0
+                             : static_cast<double>(std::min(shape.context_length, shape.sliding_window));
   bill.bytes_per_token = bill.bytes_per_token_per_layer * static_cast<double>(shape.layers);
-  bill.bytes_per_sequence = bill.bytes_per_token * static_cast<double>(shape.context_length);
+  bill.bytes_per_sequence = kv_sequence_bytes(bill, shape.context_length);
   bill.cache_bytes = bill.bytes_per_sequence * static_cast<double>(shape.batch);
+  const std::string sequence = whole_bytes(bill.bytes_per_sequence);
+  if (shape.sliding_window == 0) {
+    bill.sequence_formula = "bytes_per_token · context_length";
+    bill.sequence_working = whole_bytes(bill.bytes_per_token) + " · " +
+                            whole(shape.context_length) + " = " + sequence;
+  } else {
+    bill.sequence_formula = "bytes_per_token_per_layer · (global_layers · context_length + "
+                            "local_layers · min(context_length, sliding_window))";
+    const std::uint64_t global_tokens = std::uint64_t{bill.global_layers} * shape.context_length;
+    const std::uint64_t local_tokens =
+        std::uint64_t{bill.local_layers} * std::min(shape.context_length, shape.sliding_window);
+    bill.sequence_working = whole_bytes(bill.bytes_per_token_per_layer) + " · (" +
+                            whole(bill.global_layers) + " · " + whole(shape.context_length) + " + " +
+                            whole(bill.local_layers) + " · min(" + whole(shape.context_length) + ", " +
+                            whole(shape.sliding_window) + ")) = " +
+                            whole_bytes(bill.bytes_per_token_per_layer) + " · (" +
+                            whole(global_tokens) + " + " + whole(local_tokens) + ") = " + sequence;
+  }
 
   // Step 3: the weights and the GPU.
   bill.weight_bytes = shape.parameters * shape.weight_dtype_bytes;
@@ -123,98 +163,81 @@ KvBill compute_kv_bill(const ModelShape& shape) {
       bill.weight_bytes >= bill.gpu_bytes
           ? 0.0
           : std::floor((bill.gpu_bytes - bill.weight_bytes) / bill.bytes_per_sequence);
+  bill.max_context_tokens = kv_max_context(bill, shape.batch, &bill.max_context_working);
   return bill;
 }
 
-// The published shapes. Each figure is from the model's public config.json (field names in
-// brackets) unless its comment says otherwise.
-const std::vector<ModelPreset>& model_presets() {
-  static const std::vector<ModelPreset> presets = {
-      ModelPreset{
-          "llama-2-7b", "Llama 2 7B", "MHA",
-          4096,   // hidden_size
-          32,     // num_hidden_layers
-          32,     // num_attention_heads
-          32,     // num_key_value_heads: one K/V head per query head
-          128,    // head_dim = hidden_size / num_attention_heads
-          0, 0,
-          6738415616.0,  // the published parameter count (model metadata and checkpoints)
-          2, 2,          // float16 weights and cache (torch_dtype float16; not checked here)
-          4096,          // max_position_embeddings
-          "the published count, 6,738,415,616 (which the config's shapes also give)",
-          "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json",
-          "torch_dtype taken as float16 from the config without a second source; any 16-bit "
-          "type gives the same 2 bytes"},
-      ModelPreset{
-          "llama-3-8b", "Llama 3 8B", "GQA",
-          4096,   // hidden_size
-          32,     // num_hidden_layers
-          32,     // num_attention_heads
-          8,      // num_key_value_heads: groups of 4 query heads
-          128,    // head_dim = hidden_size / num_attention_heads
-          0, 0,
-          8030261248.0,  // the published parameter count
-          2, 2,          // bfloat16 (torch_dtype)
-          8192,          // max_position_embeddings
-          "the published count, 8,030,261,248 (which the config's shapes also give)",
-          "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json",
-          ""},
-      ModelPreset{
-          "falcon-7b", "Falcon 7B", "MQA",
-          4544,   // hidden_size
-          32,     // num_hidden_layers
-          71,     // num_attention_heads
-          1,      // multi_query: true, one K/V head
-          64,     // head_dim = 4544 / 71
-          0, 0,
-          // Not found as a published exact figure (the model card says "7B"): computed from
-          // the config's shapes, embeddings tied to the output layer:
-          // 65024 · 4544 (embeddings) + 32 · 207,070,080 (per layer: fused QKV 4544 · 4672,
-          // dense 4544², MLP 2 · 4544 · 18176, layer norm 2 · 4544) + 2 · 4544 (final norm).
-          6921720704.0,
-          2, 2,          // bfloat16 (torch_dtype; not checked here)
-          2048,          // the model card's context length
-          "computed from the config's shapes (the model card says 7B)",
-          "https://huggingface.co/tiiuae/falcon-7b/blob/main/config.json",
-          "parameter count computed, not a published exact figure; torch_dtype bfloat16 not "
-          "checked against a second source"},
-      ModelPreset{
-          "deepseek-v2-lite", "DeepSeek-V2-Lite", "MLA",
-          2048,   // hidden_size
-          27,     // num_hidden_layers
-          16,     // num_attention_heads
-          0, 0,
-          512,    // kv_lora_rank: the cached latent
-          64,     // qk_rope_head_dim: the decoupled RoPE key, cached too
-          15.7e9,  // the paper's rounded total (the model card says 16B)
-          2, 2,    // bfloat16
-          32768,   // the model card's context length (32k)
-          "the published total, 15.7B, rounded",
-          "https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite/blob/main/config.json",
-          "parameter count rounded as published; context is the model card's 32k"},
-      ModelPreset{
-          "deepseek-v3", "DeepSeek-V3", "MLA",
-          7168,   // hidden_size
-          61,     // num_hidden_layers
-          128,    // num_attention_heads
-          0, 0,
-          512,    // kv_lora_rank
-          64,     // qk_rope_head_dim
-          671e9,  // the published main-model total, rounded (685B with the MTP module)
-          1, 2,   // FP8 weights as released (quantization_config), a bfloat16 cache
-          163840, // max_position_embeddings (the model card advertises 128K)
-          "the published total, 671B, rounded (the main model, without the 14B MTP module)",
-          "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json",
-          "parameter count rounded as published; weights counted at 1 byte (FP8), though a few "
-          "tables ship in higher precision"},
-  };
-  return presets;
+double kv_sequence_bytes(const KvBill& bill, std::size_t context) {
+  const std::size_t window = bill.shape.sliding_window;
+  const double local_tokens = bill.local_layers == 0 ? 0.0 : static_cast<double>(std::min(context, window));
+  return bill.bytes_per_token_per_layer *
+         (static_cast<double>(bill.global_layers) * static_cast<double>(context) +
+          static_cast<double>(bill.local_layers) * local_tokens);
 }
 
-const ModelPreset* find_model_preset(std::string_view name) {
-  for (const ModelPreset& preset : model_presets())
-    if (preset.name == name) return &preset;
-  return nullptr;
+// On whole bytes: with P = ⌊(gpu - weights) / (batch · b)⌋ the batch fits at T exactly when
+// global · T + local · min(T, window) <= P (the left side is whole), which is solved in the
+// window's region (every layer holds T tokens) or beyond it (local layers hold the window).
+// Every product stays below 2^63: b < 2^24, batch <= 2^16, layers <= 2^10, window <= 2^24.
+std::optional<double> kv_max_context(const KvBill& bill, std::size_t batch, std::string* working) {
+  const auto say = [&](const std::string& text) {
+    if (working) *working = text;
+  };
+  const std::uint64_t gpu = static_cast<std::uint64_t>(bill.gpu_bytes);
+  const double weights = std::ceil(bill.weight_bytes);  // a half byte of 4-bit weights is a byte
+  if (weights > bill.gpu_bytes) {
+    say("the weights alone (" + whole_bytes(weights) + " bytes) exceed the GPU (" +
+        whole(gpu) + " bytes): 0");
+    return 0.0;
+  }
+  const std::uint64_t left = gpu - static_cast<std::uint64_t>(weights);
+  const std::uint64_t per_layer = static_cast<std::uint64_t>(bill.bytes_per_token_per_layer);
+  const std::uint64_t step = static_cast<std::uint64_t>(batch) * per_layer;
+  const std::uint64_t P = left / step;  // token-layers the batch may cache, per sequence
+  const std::uint64_t layers = bill.local_layers + bill.global_layers;
+  const std::uint64_t local = bill.local_layers, global = bill.global_layers;
+  const std::uint64_t window = bill.shape.sliding_window;
+  const std::string head = "P = ⌊(" + whole(gpu) + " − " + whole_bytes(weights) +
+                           ") / (" + whole(batch) + " · " + whole(per_layer) + ")⌋ = " + whole(P) + "; ";
+  if (local > 0 && global == 0 && local * window <= P) {
+    say(head + "every layer is local and " + whole(local) + " · " + whole(window) + " <= P: the "
+        "cache stops growing at the window, and fits at any context");
+    return std::nullopt;
+  }
+  if (local == 0 || layers * window > P) {
+    const std::uint64_t T = P / layers;
+    say(head + "⌊P / " + whole(layers) + " layers⌋ = " + whole(T));
+    return static_cast<double>(T);
+  }
+  const std::uint64_t T = (P - local * window) / global;
+  say(head + "⌊(P − " + whole(local) + " · " + whole(window) + ") / " + whole(global) +
+      " global layers⌋ = " + whole(T));
+  return static_cast<double>(T);
+}
+
+KvCurve compute_kv_curve(const KvBill& bill, std::size_t from, std::size_t to) {
+  KvCurve curve;
+  curve.memory_left_bytes = bill.gpu_bytes - bill.weight_bytes;
+  curve.crossing_tokens = kv_max_context(bill, 1);
+  std::vector<std::size_t> contexts;
+  const double steps = static_cast<double>(KvCurveLimits::points_per_doubling);
+  for (std::size_t n = 0;; ++n) {
+    const double context = std::round(static_cast<double>(from) * std::exp2(static_cast<double>(n) / steps));
+    if (context >= static_cast<double>(to)) break;
+    contexts.push_back(static_cast<std::size_t>(context));
+  }
+  contexts.push_back(to);
+  // Where the line bends and where it crosses the memory left, so that a plot shows both.
+  const auto inside = [&](double context) { return context > from && context < to; };
+  if (bill.local_layers > 0 && inside(static_cast<double>(bill.shape.sliding_window)))
+    contexts.push_back(bill.shape.sliding_window);
+  if (curve.crossing_tokens && inside(*curve.crossing_tokens))
+    contexts.push_back(static_cast<std::size_t>(*curve.crossing_tokens));
+  std::sort(contexts.begin(), contexts.end());
+  contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
+  for (std::size_t context : contexts)
+    curve.points.push_back({static_cast<double>(context), kv_sequence_bytes(bill, context)});
+  return curve;
 }
 
 ModelShape model_shape_of(const ModelPreset& preset) {
@@ -232,6 +255,8 @@ ModelShape model_shape_of(const ModelPreset& preset) {
   shape.weight_dtype_bytes = preset.weight_dtype_bytes;
   shape.parameters = preset.parameters;
   shape.context_length = preset.max_context;
+  shape.sliding_window = preset.sliding_window;
+  if (preset.local_layers != 0) shape.local_layers = preset.local_layers;  // else every layer
   shape.batch = 1;
   shape.gpu_memory_gib = 80;
   return shape;

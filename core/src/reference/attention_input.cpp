@@ -8,23 +8,24 @@
 
 namespace attn {
 
+// The names are the lists' (attention_input.h), so that no name is typed twice.
 std::string_view mask_name(MaskKind mask) {
-  return mask == MaskKind::causal ? "causal" : "none";
+  return mask == MaskKind::causal ? mask_names[0] : mask_names[1];
 }
 
 std::optional<MaskKind> parse_mask(std::string_view name) {
-  if (name == "causal") return MaskKind::causal;
-  if (name == "none") return MaskKind::none;
+  if (name == mask_names[0]) return MaskKind::causal;
+  if (name == mask_names[1]) return MaskKind::none;
   return std::nullopt;
 }
 
 std::string_view mask_variant_name(MaskKind mask, MaskFill fill) {
-  if (mask == MaskKind::none) return "none";
-  return fill == MaskFill::zero ? "causal_zero" : "causal";
+  if (mask == MaskKind::none) return mask_name(mask);
+  return fill == MaskFill::zero ? mask_variant_names[2] : mask_name(mask);
 }
 
 std::optional<MaskVariant> parse_mask_variant(std::string_view name) {
-  if (name == "causal_zero") return MaskVariant{MaskKind::causal, MaskFill::zero};
+  if (name == mask_variant_names[2]) return MaskVariant{MaskKind::causal, MaskFill::zero};
   if (const std::optional<MaskKind> mask = parse_mask(name))
     return MaskVariant{*mask, MaskFill::minus_infinity};
   return std::nullopt;
@@ -32,17 +33,17 @@ std::optional<MaskVariant> parse_mask_variant(std::string_view name) {
 
 std::string_view scale_name(ScaleKind scale) {
   switch (scale) {
-    case ScaleKind::head_dim: return "d";
-    case ScaleKind::none: return "none";
+    case ScaleKind::head_dim: return scale_names[1];
+    case ScaleKind::none: return scale_names[2];
     case ScaleKind::sqrt_head_dim: break;
   }
-  return "sqrt_d";
+  return scale_names[0];
 }
 
 std::optional<ScaleKind> parse_scale(std::string_view name) {
-  if (name == "sqrt_d") return ScaleKind::sqrt_head_dim;
-  if (name == "d") return ScaleKind::head_dim;
-  if (name == "none") return ScaleKind::none;
+  if (name == scale_names[0]) return ScaleKind::sqrt_head_dim;
+  if (name == scale_names[1]) return ScaleKind::head_dim;
+  if (name == scale_names[2]) return ScaleKind::none;
   return std::nullopt;
 }
 

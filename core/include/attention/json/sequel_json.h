@@ -1,6 +1,8 @@
 // JSON in and out for the sequel's computations: grouped-query (MHA, GQA, MQA) and latent (MLA)
-// attention layers, FlashAttention's tiles, the quantised KV cache, and the KV-cache bill with
-// its model presets. Shared by the wasm module and the tests, so every caller gets the same
+// attention layers, FlashAttention's tiles and its bill in bytes moved, the quantised KV cache,
+// and the KV-cache bill with its model presets. One source file per request in core/src/json
+// (grouped_json.cpp, latent_json.cpp, flash_json.cpp, flash_traffic_json.cpp,
+// quantised_json.cpp, kv_bill_json.cpp). Shared by the wasm module and the tests, so every caller gets the same
 // checks and messages, each starting with the JSON path at fault ("n_kv_heads: must divide
 // n_heads (4) into groups of equal size; 3 does not").
 //
@@ -26,6 +28,7 @@
 
 #include "attention/json/explore_json.h"
 #include "attention/layers/flash_tiles.h"
+#include "attention/layers/flash_traffic.h"
 #include "attention/layers/grouped_attention.h"
 #include "attention/layers/kv_bill.h"
 #include "attention/layers/latent_attention.h"
@@ -71,6 +74,24 @@ std::string latent_attention_to_json(const LatentAttentionLayer& layer, std::uin
 //   "max_abs_difference", "decimals", "agrees_to_decimals"}.
 JsonOrError flash_tiles_json(std::string_view request);
 
+// FlashAttention's bill in bytes moved, a request of its own (it takes a shape, not tables, and
+// runs to T = 2^20 where flash_tiles_json traces every number of a toy): flash_traffic.h.
+// Request (every member optional; the defaults are the toy's: 4 tokens, head_dim 4, float32,
+// tiles of 2 × 2, causal):
+//   {"token_count": 1 to 2^20, "head_dim": 1 to 256, "dtype_bytes": 1 | 2 | 4,
+//    "mask": "causal" | "none", "block_rows", "block_cols": 1 to token_count,
+//    "sram_kib": on-chip memory per streaming multiprocessor, in KiB (above 0, at most 65536):
+//    without block_rows and block_cols the largest square tiles that fit it are used; with
+//    them they must fit it}.
+// Answer: {"token_count", "head_dim", "dtype_bytes", "mask", "block_rows", "block_cols",
+//   "tiles_chosen": "given" | "largest_square_that_fits", "sram_bytes" (null when not given),
+//   "footprint_bytes", "footprint_formula", "footprint_working", "query_tiles", "key_tiles",
+//   "computed_tiles", "skipped_tiles", "key_rows_loaded",
+//   "naive" and "tiled": {"moves": [{"what", "direction": "read" | "write", "values", "bytes"}],
+//                         "read_bytes", "written_bytes", "total_bytes", "formula", "working"},
+//   "ratio": naive total / tiled total}.
+JsonOrError flash_traffic_json(std::string_view request);
+
 // Request: the head's members, "mask", "scale", "bits": [8, 4, 3, 2] (each 2, 3, 4 or 8; at most
 // 8), "rotation": "random" | "none"; "seed" also seeds the rotation.
 // Answer: {"tokens", "head_dim", "source", "rotation": "random" | "none", "seed",
@@ -90,23 +111,35 @@ JsonOrError quantised_cache_json(std::string_view request);
 //    "d_latent", "rope_dim"                                        (MLA; d_latent selects it),
 //    "dtype_bytes": 1 | 2 | 4, "kv_bits": 2 | 3 | 4 | 8 (absent: unquantised), "scale_bytes": 4,
 //    "weight_dtype_bytes": 0.5 | 1 | 2 | 4, "parameters" (without a preset: the attention
-//    tables' count, attention_parameters), "context_length", "batch", "gpu_memory_gib": 80}.
-// Answer: kv_bill_to_json.
+//    tables' count, attention_parameters), "context_length", "batch", "gpu_memory_gib": 80,
+//    "sliding_window": tokens a local layer keeps (null: none; given alone, every layer is
+//    local), "local_layers": how many layers use it (null: every layer),
+//    "curve_from_tokens": 16, "curve_to_tokens": 1048576 (the plotted contexts, from < to)}.
+// Answer: kv_bill_to_json's members, then "curve": {"context_tokens": [...] (four per doubling
+//   from curve_from_tokens to curve_to_tokens, plus the window and the crossing when inside),
+//   "bytes_per_sequence": [...] (one sequence's cache at each), "memory_left_bytes" (gpu_bytes
+//   - weight_bytes: the line a plot draws across), "crossing_tokens" (the longest context of
+//   one sequence that fits, null when the cache stops growing below the line)}.
 JsonOrError kv_bill_json(std::string_view request);
 
 // {"preset": name | null, "label": | null, "citation": URL | null, "attention": "MHA" | "GQA" |
 //  "MQA" | "MLA", "layers", "d_model", "n_heads", "n_kv_heads" (null for MLA), "head_dim" (null
 //  for MLA), "d_latent" (null unless MLA), "rope_dim" (null unless MLA), "dtype_bytes",
 //  "kv_bits" (null when unquantised), "scale_bytes", "weight_dtype_bytes", "parameters",
-//  "context_length", "batch", "gpu_memory_gib", "cached_values_per_token_per_layer",
+//  "context_length", "batch", "gpu_memory_gib", "sliding_window" (null without a window),
+//  "local_layers", "global_layers", "cached_values_per_token_per_layer",
 //  "cached_vectors_per_token_per_layer", "bytes_per_token_per_layer", "formula", "working",
-//  "bytes_per_token", "bytes_per_sequence", "cache_bytes", "weight_bytes", "gpu_bytes", "fits",
-//  "concurrent_sequences"}
+//  "bytes_per_token", "cached_tokens_per_global_layer", "cached_tokens_per_local_layer" (0
+//  without local layers), "bytes_per_sequence", "sequence_formula", "sequence_working",
+//  "cache_bytes", "weight_bytes", "gpu_bytes", "fits", "concurrent_sequences",
+//  "max_context_tokens" (null when every layer is local and the windowed cache fits),
+//  "max_context_working"}
 std::string kv_bill_to_json(const KvBill& bill);
 
 // [{"name", "label", "attention", "d_model", "layers", "n_heads", "n_kv_heads", "head_dim",
 //   "d_latent", "rope_dim" (null where they do not apply), "parameters", "weight_dtype_bytes",
-//   "dtype_bytes", "max_context", "parameters_source", "citation", "note"}]
+//   "dtype_bytes", "max_context", "sliding_window", "local_layers" (null without a window),
+//   "parameters_source", "citation", "note", "window_source" (null without a window)}]
 std::string model_presets_to_json();
 
 }  // namespace attn

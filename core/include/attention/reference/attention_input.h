@@ -2,6 +2,7 @@
 // every entry point (CLI, wasm module) enforces before any arithmetic happens.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -17,6 +18,9 @@ enum class MaskKind {
   none,    // every token sees every token (bidirectional encoders such as BERT)
 };
 
+// "causal", "none": every MaskKind's name, in that order (what a request may name when only the
+// -infinity fill applies, as FlashAttention's tiles).
+inline constexpr std::array<std::string_view, 2> mask_names = {"causal", "none"};
 std::string_view mask_name(MaskKind mask);
 std::optional<MaskKind> parse_mask(std::string_view name);
 
@@ -34,6 +38,10 @@ struct MaskVariant {
   MaskKind mask = MaskKind::causal;
   MaskFill fill = MaskFill::minus_infinity;
 };
+// Every mask variant's name, the one list every request reader offers (mask_names, then
+// "causal_zero").
+inline constexpr std::array<std::string_view, 3> mask_variant_names = {mask_names[0], mask_names[1],
+                                                                      "causal_zero"};
 std::string_view mask_variant_name(MaskKind mask, MaskFill fill);
 std::optional<MaskVariant> parse_mask_variant(std::string_view name);
 
@@ -44,7 +52,8 @@ enum class ScaleKind {
   none,           // ÷ 1: the spread grows as √d_k and the softmax saturates
 };
 
-// "sqrt_d", "d", "none", as JSON and the trace name them.
+// "sqrt_d", "d", "none", as JSON and the trace name them: the one list of the scale's names.
+inline constexpr std::array<std::string_view, 3> scale_names = {"sqrt_d", "d", "none"};
 std::string_view scale_name(ScaleKind scale);
 std::optional<ScaleKind> parse_scale(std::string_view name);
 
