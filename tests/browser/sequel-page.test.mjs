@@ -48,7 +48,7 @@ describe('the sequel page', () => {
         styleAttributes: document.querySelectorAll('[style]').length,
         styleElements: document.querySelectorAll('style').length,
         hash: location.hash,
-        back: document.querySelector('.page-nav a[href="./index.html"]')?.textContent ?? null,
+        back: document.querySelector('.site-nav a[href="./index.html"]')?.textContent ?? null,
       }));
       assert.match(state.status, /computed just now/);
       assert.equal(state.inlineScripts, 0);

@@ -65,7 +65,7 @@ table.matrix {
 }
 table.matrix caption {
   caption-side: top; padding: 0 0 0.4em; text-align: left; font-weight: 600; font-size: 0.9em;
-  white-space: nowrap;
+  white-space: normal; /* wraps to the table's width; on one line it was cut off at 360 px */
 }
 table.matrix th, table.matrix td { padding: 0.35em 0.75em; vertical-align: middle; }
 table.matrix thead th {

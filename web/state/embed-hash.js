@@ -5,6 +5,12 @@
 
 /** The message an embed page posts to its parent whenever its height changes. */
 export const HEIGHT_MESSAGE_TYPE = 'attention-by-hand:height';
+/**
+ * The message a parent posts to an embed to ask for its height now. The parent's listener may
+ * start after the embed's first report (a late script, or one queued behind other modules), so
+ * the parent asks when it starts and the embed answers, whatever ran first.
+ */
+export const HEIGHT_REQUEST_TYPE = 'attention-by-hand:height-request';
 
 // Long values are quoted in warnings only in part.
 function quote(text, limit = 24) {
