@@ -171,6 +171,8 @@ function renderProse(doc, trace) {
   fillText(doc, 'dot-products-intro', dotProductsIntro(trace.token_count));
   showVariant(doc, 'mask', trace.mask);
   showVariant(doc, 'scale', trace.scale);
+  // One token has no later token to hide: the usual example sentence would name it twice.
+  showVariant(doc, 'tokens', trace.token_count === 1 ? 'one' : 'many');
 }
 
 // Replaces the worked dot products that changed, and only those.

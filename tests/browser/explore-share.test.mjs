@@ -104,7 +104,7 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       ['#q=[[1,2]', /q: is not a JSON array of rows/],
       ['#tokens=a%20b%20c', /q: has 2 rows but tokens has 3|tokens|rows/],
       ['#mask=sideways', /mask: must be one of/],
-      ['#colour=red', /unknown key "colour"/],
+      ['#colour=red', /could not be used \(unknown key "colour" \(this page reads tokens, q, k, v, mask, scale, seed, step\)\), so/],
       ['#tokens=%E0%A4%A', /not valid percent-encoding/],
       ['#q=[[1,2,3,4],[1,2,3,1e16]]', /q\[1\]\[3\]: is outside the allowed range/],
       [`#tokens=${Array.from({ length: 17 }, (_, n) => `w${n}`).join('%20')}&q=${JSON.stringify(Array(17).fill([0]))}` +
@@ -141,6 +141,20 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       await page.evaluate(() => { window.location.hash = '#mask=nope'; });
       await page.waitForFunction(() => !document.getElementById('link-problem').hidden);
       assert.deepEqual(await snapshotTables(page), before, 'a bad hash while reading changes nothing');
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('with one token, the mask step does not say the token comes after itself', async () => {
+    const opened = await explorer.open('#tokens=solo&q=[[1,2]]&k=[[3,4]]&v=[[5,6]]&mask=causal');
+    try {
+      const { page } = opened;
+      assert.equal(await page.locator('#link-problem').isVisible(), false);
+      const sentence = (await page.locator('[data-walk="mask"] p[data-when-mask="causal"]').innerText()).replace(/\s+/gu, ' ');
+      assert.doesNotMatch(sentence, /comes after it/u);
+      assert.match(sentence, /^solo is the only token, so the causal mask forbids nothing here/u);
+      assert.deepEqual(opened.problems.pageErrors, []);
     } finally {
       await opened.close();
     }
