@@ -9,6 +9,7 @@
 //   #tokens=the%20cat&q=[[1.1,-0.8],[…]]&k=…&v=…&mask=causal&scale=sqrt_d&seed=1&step=2
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
+import { shortestFloat32 } from '../views/format.js';
 import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
@@ -70,20 +71,9 @@ function copyState(state) {
   };
 }
 
-/**
- * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012). The core
- * computes in float32 and hands back float32 values written with nine digits; the page keeps
- * the short form so that cells and links read the way the article prints its numbers.
- * @param {number} value
- */
-export function shortestFloat32(value) {
-  const single = Math.fround(value);
-  for (let digits = 1; digits < 17; digits += 1) {
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === single) return candidate;
-  }
-  return value;
-}
+// The core computes in float32 and hands back values written with nine digits; the page keeps
+// the short form so that cells and links read the way the article prints its numbers.
+export { shortestFloat32 };
 
 /**
  * The article's example as a page state.
