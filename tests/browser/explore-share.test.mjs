@@ -146,6 +146,28 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
     }
   });
 
+  it('with q0 = 123456789 prints no digit a float32 does not hold', async () => {
+    const opened = await explorer.open('#q=[[123456789,0.3,0.5,0.1],[1.1,-0.8,0.2,0.3]]');
+    try {
+      const { page } = opened;
+      assert.equal(await page.locator('#link-problem').isVisible(), false);
+      let large = 0;
+      for (const [table, cells] of await snapshotTables(page)) {
+        for (const text of cells) {
+          const value = Number(text.replace(MINUS, '-'));
+          // From 2^24 on float32s are at least 2 apart: a decimal point there is false precision.
+          if (!Number.isFinite(value) || Math.abs(value) < 2 ** 24) continue;
+          large += 1;
+          assert.doesNotMatch(text, /\./u, `${table}: ${text}`);
+        }
+      }
+      assert.ok(large > 0, 'the large scores are on the page');
+      assert.deepEqual(opened.problems.pageErrors, []);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('with one token, the mask step does not say the token comes after itself', async () => {
     const opened = await explorer.open('#tokens=solo&q=[[1,2]]&k=[[3,4]]&v=[[5,6]]&mask=causal');
     try {
