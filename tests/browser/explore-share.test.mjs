@@ -106,7 +106,7 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       ['#mask=sideways', /mask: must be one of/],
       ['#colour=red', /could not be used \(unknown key "colour" \(this page reads tokens, q, k, v, mask, scale, seed, step\)\), so/],
       ['#tokens=%E0%A4%A', /not valid percent-encoding/],
-      ['#q=[[1,2,3,4],[1,2,3,1e16]]', /q\[1\]\[3\]: is outside the allowed range/],
+      ['#q=[[1,2,3,4],[1,2,3,1e30]]', /q\[1\]\[3\]: is 1e30, outside the allowed range of ±1e15/],
       [`#tokens=${Array.from({ length: 17 }, (_, n) => `w${n}`).join('%20')}&q=${JSON.stringify(Array(17).fill([0]))}` +
         `&k=${JSON.stringify(Array(17).fill([0]))}&v=${JSON.stringify(Array(17).fill([0]))}`, /this page shows 1 to 16 tokens, not 17/],
       [`#tokens=${'x'.repeat(40_000)}`, /characters long; the page reads at most 32768/],
