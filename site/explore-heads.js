@@ -4,7 +4,7 @@
 // head's tables next to the others. The layer follows the tokens, the seed, the mask and the
 // scale of the example above (not its Q, K and V cells: a head's Q, K and V are x · W here).
 
-import { formatFixed } from '../web/views/format.js';
+import { fixed } from '../web/views/format.js';
 import { componentLabels, element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { renderMatrixTable } from '../web/views/render-tables.js';
 import { buildTable, presentTable } from '../web/views/table-block.js';
@@ -13,7 +13,6 @@ import { DECIMALS, describeWeight, weightsTable } from './walkthrough-steps.js';
 /** The layer the article sketches. */
 export const LAYER_SHAPE = Object.freeze({ d_model: 16, n_heads: 4 });
 
-const fixed = (decimals) => (value) => formatFixed(value, decimals);
 
 /** Whether the layer must be computed again after a change of state. */
 export function layerInputChanged(previous, state) {

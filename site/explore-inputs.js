@@ -21,7 +21,7 @@ const MATRICES = ['q', 'k', 'v'];
 
 const cellName = (matrix, col, token) => `${matrix}${col} of ${token}`;
 
-// "q[1][3]: is outside the allowed range of ±1e15" -> "is outside the allowed range of ±1e15"
+// "q[1][3]: is 1e30, outside the allowed range of ±1e15" -> "is 1e30, outside the allowed range of ±1e15"
 const withoutPath = (message) => message.replace(/^[a-z_]+(?:\[\d+\])*: /u, '');
 
 /**

@@ -7,6 +7,7 @@
 // own box.
 
 import { parseMatrix, parseTokens, formatMatrix, formatTokens } from '../web/elements/element-config.js';
+import { shortestFloat32 as shortestFloat32Number } from '../web/views/format.js';
 
 /** The sections whose elements keep state, their element ids and the attributes kept. */
 export const SECTIONS = Object.freeze({
@@ -28,17 +29,11 @@ export const SHARED_KEYS = Object.freeze(['tokens', 'seed', 'x']);
 
 /**
  * The shortest decimal that is the same float32 as `value` (the core computes in float32, so
- * -0.200000003 and -0.2 are one number): keeps a link with edited vectors short.
+ * -0.200000003 and -0.2 are one number), as text: keeps a link with edited vectors short.
  * @param {number} value
  */
 export function shortestFloat32(value) {
-  if (!Number.isFinite(value)) return String(value);
-  const target = Math.fround(value);
-  for (let digits = 1; digits <= 9; digits += 1) {
-    const text = String(Number(value.toPrecision(digits)));
-    if (Math.fround(Number(text)) === target) return text;
-  }
-  return String(value);
+  return String(shortestFloat32Number(value));
 }
 
 function quote(text, limit = 24) {

@@ -2,7 +2,7 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import { formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import { fixed, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 import {
   componentLabels, fillSlot, fillText, paragraph, showVariant,
@@ -23,7 +23,6 @@ export const DECIMALS = Object.freeze({
 });
 export const SHADE_LEVELS = 5;
 
-const fixed = (decimals) => (value) => formatFixed(value, decimals);
 export const isMaskedScore = (value) => value === -Infinity;
 
 /**
@@ -171,6 +170,8 @@ function renderProse(doc, trace) {
   fillText(doc, 'dot-products-intro', dotProductsIntro(trace.token_count));
   showVariant(doc, 'mask', trace.mask);
   showVariant(doc, 'scale', trace.scale);
+  // One token has no later token to hide: the usual example sentence would name it twice.
+  showVariant(doc, 'tokens', trace.token_count === 1 ? 'one' : 'many');
 }
 
 // Replaces the worked dot products that changed, and only those.

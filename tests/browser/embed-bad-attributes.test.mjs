@@ -19,7 +19,7 @@ const CASES = [
   ['ragged', 'k', /^k attribute, row 2: has 3 values but q rows have 4 \(head_dim\)$/],
   ['shape', 'v', /^v attribute: has 3 rows but there are 2 tokens \(one row per token\)$/],
   ['not-a-number', 'q', /^q attribute, row 1, column 2: must be a finite number, got "NaN"$/],
-  ['too-big', 'v', /^v attribute, row 1, column 1: is outside the allowed range of ±1e15$/],
+  ['too-big', 'v', /^v attribute, row 1, column 1: is 1e16, outside the allowed range of ±1e15$/],
   ['too-many', 'tokens', /^tokens attribute: has 65 tokens; the limit is 64$/],
   ['no-tokens', 'tokens', /^tokens attribute: needs at least one token$/],
   ['tokens-rows', 'q', /^q attribute: has 2 rows but there are 3 tokens .*\(q is not set, so the article's example is used for it\)$/],

@@ -48,7 +48,8 @@ describe('editing a cell', { timeout: TEST_TIMEOUT }, () => {
       ['1e400', /q2 of cat: “1e400” is not a finite number/],
       ['NaN', /is not a finite number/],
       ['', /An empty cell is not a finite number/],
-      ['1e16', /q2 of cat: is outside the allowed range of ±1e15/],
+      ['1e16', /q2 of cat: is 1e16, outside the allowed range of ±1e15/],
+      ['1e30', /q2 of cat: is 1e30, outside the allowed range of ±1e15/],
     ]) {
       await cell.fill(typed);
       const message = page.locator('#edit-message-q');

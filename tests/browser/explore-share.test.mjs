@@ -104,9 +104,9 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       ['#q=[[1,2]', /q: is not a JSON array of rows/],
       ['#tokens=a%20b%20c', /q: has 2 rows but tokens has 3|tokens|rows/],
       ['#mask=sideways', /mask: must be one of/],
-      ['#colour=red', /unknown key "colour"/],
+      ['#colour=red', /could not be used \(unknown key "colour" \(this page reads tokens, q, k, v, mask, scale, seed, step\)\), so/],
       ['#tokens=%E0%A4%A', /not valid percent-encoding/],
-      ['#q=[[1,2,3,4],[1,2,3,1e16]]', /q\[1\]\[3\]: is outside the allowed range/],
+      ['#q=[[1,2,3,4],[1,2,3,1e30]]', /q\[1\]\[3\]: is 1e30, outside the allowed range of ±1e15/],
       [`#tokens=${Array.from({ length: 17 }, (_, n) => `w${n}`).join('%20')}&q=${JSON.stringify(Array(17).fill([0]))}` +
         `&k=${JSON.stringify(Array(17).fill([0]))}&v=${JSON.stringify(Array(17).fill([0]))}`, /this page shows 1 to 16 tokens, not 17/],
       [`#tokens=${'x'.repeat(40_000)}`, /characters long; the page reads at most 32768/],
@@ -141,6 +141,42 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       await page.evaluate(() => { window.location.hash = '#mask=nope'; });
       await page.waitForFunction(() => !document.getElementById('link-problem').hidden);
       assert.deepEqual(await snapshotTables(page), before, 'a bad hash while reading changes nothing');
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('with q0 = 123456789 prints no digit a float32 does not hold', async () => {
+    const opened = await explorer.open('#q=[[123456789,0.3,0.5,0.1],[1.1,-0.8,0.2,0.3]]');
+    try {
+      const { page } = opened;
+      assert.equal(await page.locator('#link-problem').isVisible(), false);
+      let large = 0;
+      for (const [table, cells] of await snapshotTables(page)) {
+        for (const text of cells) {
+          const value = Number(text.replace(MINUS, '-'));
+          // From 2^24 on float32s are at least 2 apart: a decimal point there is false precision.
+          if (!Number.isFinite(value) || Math.abs(value) < 2 ** 24) continue;
+          large += 1;
+          assert.doesNotMatch(text, /\./u, `${table}: ${text}`);
+        }
+      }
+      assert.ok(large > 0, 'the large scores are on the page');
+      assert.deepEqual(opened.problems.pageErrors, []);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('with one token, the mask step does not say the token comes after itself', async () => {
+    const opened = await explorer.open('#tokens=solo&q=[[1,2]]&k=[[3,4]]&v=[[5,6]]&mask=causal');
+    try {
+      const { page } = opened;
+      assert.equal(await page.locator('#link-problem').isVisible(), false);
+      const sentence = (await page.locator('[data-walk="mask"] p[data-when-mask="causal"]').innerText()).replace(/\s+/gu, ' ');
+      assert.doesNotMatch(sentence, /comes after it/u);
+      assert.match(sentence, /^solo is the only token, so the causal mask forbids nothing here/u);
+      assert.deepEqual(opened.problems.pageErrors, []);
     } finally {
       await opened.close();
     }

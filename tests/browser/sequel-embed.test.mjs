@@ -107,6 +107,10 @@ describe('part two\u2019s elements embedded in a page with a strict policy', () 
     assert.deepEqual(sharing.rows.map((row) => parsePrinted(row.cells[0])), [0, 0, 0, 0]);
     assert.ok(await readTable(page, 'mqa', 'cache-k-0'));
     assert.equal(await readTable(page, 'mqa', 'cache-k-1'), null);
+    // One K/V head: the sentence speaks of one key table and one value table, not "these 1".
+    const cacheNote = await page.locator('#mqa').evaluate((host) =>
+      host.shadowRoot.querySelector('[data-part="cache"] .note').textContent);
+    assert.match(cacheNote, /^While generating, only this key table and this value table are kept: \d+ numbers per token\./u);
     assert.equal(await readTable(page, 'mqa', 'q-0'), null, 'show leaves the heads out');
     assert.equal(figure(await readTable(page, 'mqa', 'bill'), 'bytes_per_token_per_layer'), 32);
     const latent = await readTable(page, 'latent', 'latent');

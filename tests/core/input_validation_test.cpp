@@ -247,6 +247,31 @@ TEST_CASE("parse_attention_input: bad JSON inputs name the field", "[validation]
   }
 }
 
+TEST_CASE("a value beyond the limit is named in its refusal", "[validation]") {
+  // The reader sees which number was refused, written as typed, beside the bound.
+  const struct {
+    std::string json;
+    std::string message;
+  } cases[] = {
+      {article_json_with("q", "[[1e30,-0.2,0.5,0.1],[1.1,-0.8,0.2,0.3]]"),
+       "q[0][0]: is 1e30, outside the allowed range of ±1e15"},
+      {article_json_with("v", "[[-0.5,-0.4,0.1,1.1],[1.2,-0.3,-2.5e300,-0.6]]"),
+       "v[1][2]: is -2.5e300, outside the allowed range of ±1e15"},
+      {article_json_with("k", "[[-0.4,-0.3,0.2,1.2],[1.6,1000000000000000.5,-0.4,-0.5]]"),
+       "k[1][1]: is 1.0000000000000005e15, outside the allowed range of ±1e15"},
+  };
+  for (const auto& c : cases) {
+    const auto result = attn::parse_attention_input(c.json);
+    REQUIRE(std::holds_alternative<attn::InputError>(result));
+    CHECK(std::get<attn::InputError>(result).message == c.message);
+  }
+  // Floats are written as the float's shortest text, not the double it widens to.
+  CHECK(attn::number_text(3e38f) == "3e38");
+  CHECK(attn::number_text(-1.0000001e15f) == "-1.0000001e15");
+  CHECK(attn::number_text(1e-7) == "1e-7");
+  CHECK(attn::number_text(1e15) == "1e15");
+}
+
 TEST_CASE("parse_attention_input: the limits themselves are accepted", "[validation]") {
   for (const auto& [T, d] : std::vector<std::pair<std::size_t, std::size_t>>{{64, 2}, {2, 256}, {1, 1}}) {
     INFO("T " << T << ", d " << d);

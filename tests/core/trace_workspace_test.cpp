@@ -209,8 +209,8 @@ TEST_CASE("trace workspace: values are checked as validate_input checks them, na
       {'q', 1, 3, nan, "q[1][3]: must be a finite number"},
       {'k', 2, 0, inf, "k[2][0]: must be a finite number"},
       {'v', 0, 4, -inf, "v[0][4]: must be a finite number"},
-      {'v', 0, 0, 1e16f, "v[0][0]: is outside the allowed range of ±1e15"},
-      {'k', 1, 1, -1.0000001e15f, "k[1][1]: is outside the allowed range of ±1e15"},
+      {'v', 0, 0, 1e16f, "v[0][0]: is 1e16, outside the allowed range of ±1e15"},
+      {'k', 1, 1, -1.0000001e15f, "k[1][1]: is -1.0000001e15, outside the allowed range of ±1e15"},
       {'q', 2, 4, 1e15f, ""},
       {'q', 0, 0, -0.0f, ""},
       {'k', 0, 2, 1e-40f, ""},
@@ -230,7 +230,7 @@ TEST_CASE("trace workspace: values are checked as validate_input checks them, na
   two_bad.v.at(0, 0) = nan;
   two_bad.k.at(2, 1) = inf;
   two_bad.k.at(1, 4) = 2e15f;
-  CHECK(run_error(workspace, two_bad) == "k[1][4]: is outside the allowed range of ±1e15");
+  CHECK(run_error(workspace, two_bad) == "k[1][4]: is 2e15, outside the allowed range of ±1e15");
   // And the workspace works afterwards.
   REQUIRE(run_error(workspace, good).empty());
   require_same_trace(workspace.trace(), attn::compute_trace(good));

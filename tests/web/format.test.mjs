@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   MINUS, NEG_INFINITY, formatCompact, formatFixed, formatPercent, formatProduct,
-  formatSignedTerms, formatVector, shadeBands, shadeLevel,
+  formatSignedTerms, formatVector, float32Rounds, shadeBands, shadeLevel, shortestFloat32,
 } from '../../web/views/format.js';
+import { shortestFloat32 as pageShortestFloat32 } from '../../web/state/page-state.js';
 
 describe('formatFixed', () => {
   it('writes exactly the requested number of decimals', () => {
@@ -155,5 +156,40 @@ describe('shadeBands', () => {
 
   it('rejects a band count that is not a positive integer', () => {
     assert.throws(() => shadeBands(0), RangeError);
+  });
+});
+
+describe('numbers past what a float32 holds', () => {
+  // q0 = 123456789 on the article's example: a score whose exact value is 197530862.73. A
+  // float32 near 2e8 is a multiple of 16, so ".000" (or even the units) would be false digits.
+  const exact = 197530862.73;
+  const computed = Math.fround(exact);
+
+  it('writes the shortest text that reads back as the same float, with no false decimals', () => {
+    for (const decimals of [0, 3, 4]) {
+      const text = formatFixed(computed, decimals);
+      assert.doesNotMatch(text, /\./u, `${decimals} decimals: ${text}`);
+      assert.equal(Math.fround(Number(text)), computed, `${text} reads back as the float`);
+      // Within half the float32 spacing (16 / 2) of the exact float64 value.
+      assert.ok(Math.abs(Number(text) - exact) <= 8, `${text} against ${exact}`);
+      assert.notEqual(text, computed.toFixed(decimals), 'not the float\u2019s full expansion');
+    }
+    assert.equal(formatFixed(-computed, 3).startsWith(MINUS), true);
+  });
+
+  it('says where float32 rounds, and keeps the decimals where it does not', () => {
+    assert.equal(float32Rounds(computed, 3), true);
+    assert.equal(float32Rounds(16777215, 0), false, 'below 2^24 every whole number is a float');
+    assert.equal(float32Rounds(16777216, 0), true, 'from 2^24 on, floats are two apart');
+    assert.equal(float32Rounds(16383.5, 3), false, 'spacing 2^-10 < 0.001');
+    assert.equal(float32Rounds(16384, 3), true, 'spacing 2^-9 > 0.001');
+    assert.equal(formatFixed(1234.5678, 3), '1234.568');
+    assert.equal(formatFixed(Number.NEGATIVE_INFINITY, 3), NEG_INFINITY);
+  });
+
+  it('one shortestFloat32 serves the page state and the format module', () => {
+    assert.equal(shortestFloat32(Math.fround(0.3)), 0.3);
+    assert.equal(shortestFloat32(Math.fround(-0.2)), -0.2);
+    assert.equal(pageShortestFloat32, shortestFloat32);
   });
 });

@@ -171,4 +171,17 @@ describe('the state in the URL hash', () => {
       assert.deepEqual(settings, {}, `${hash.slice(0, 40)}: nothing of it is used`);
     }
   });
+
+  it('names an unknown key with every key the page reads, and does not call the refused link "ignored"', () => {
+    // The page writes scale, seed and step itself (stateToHash), so a list without them misleads.
+    const written = stateToHash({ ...article, step: 2 }).slice(1).split('&').map((part) => part.split('=')[0]);
+    for (const hash of ['#colour=red', '#scale=d&colour=red', '#tokens=a%20b&colour=red']) {
+      const { problem } = parseStateHash(hash);
+      assert.match(problem ?? '', /^unknown key "colour" \(this page reads [a-z, ]+\)$/u, hash);
+      const listed = problem.match(/reads ([a-z, ]+)\)$/u)[1].split(', ');
+      assert.deepEqual([...listed].sort(), [...new Set(written)].sort(), `${hash}: the keys the page writes`);
+      assert.doesNotMatch(problem, /ignored/u, hash);
+    }
+    assert.doesNotMatch(parseStateHash('#tokens=%E0%A4%A').problem, /ignored/u);
+  });
 });

@@ -295,8 +295,8 @@ describe('tracer() as a caller meets it', () => {
       [{ ...good, q: Float32Array.from([0, 0, 0, 0, 0, 0, 0, Number.NaN]) }, 'q[1][3]', 'must be a finite number'],
       [{ ...good, k: Float32Array.from([0, 0, 0, 0, 0, 0, Infinity, 0]) }, 'k[1][2]', 'must be a finite number'],
       [{ ...good, k: Float32Array.from([0, -Infinity, 0, 0, 0, 0, 0, 0]) }, 'k[0][1]', 'must be a finite number'],
-      [{ ...good, v: Float32Array.from([1e16, 0, 0, 0, 0, 0, 0, 0]) }, 'v[0][0]', 'outside the allowed range of ±1e15'],
-      [{ ...good, v: Float32Array.from([0, 0, 0, 0, 0, 0, 0, 3e38]) }, 'v[1][3]', 'outside the allowed range'],
+      [{ ...good, v: Float32Array.from([1e16, 0, 0, 0, 0, 0, 0, 0]) }, 'v[0][0]', 'is 1e16, outside the allowed range of ±1e15'],
+      [{ ...good, v: Float32Array.from([0, 0, 0, 0, 0, 0, 0, 3e38]) }, 'v[1][3]', 'is 3e38, outside the allowed range of ±1e15'],
     ];
     for (const [input, path, fragment] of runCases) assertThrowsNaming(() => tracer.run(input), path, fragment);
     // The first bad value in q, k, v order is the one named.

@@ -9,6 +9,7 @@
 //   #tokens=the%20cat&q=[[1.1,-0.8],[…]]&k=…&v=…&mask=causal&scale=sqrt_d&seed=1&step=2
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
+import { shortestFloat32 } from '../views/format.js';
 import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
@@ -70,20 +71,9 @@ function copyState(state) {
   };
 }
 
-/**
- * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012). The core
- * computes in float32 and hands back float32 values written with nine digits; the page keeps
- * the short form so that cells and links read the way the article prints its numbers.
- * @param {number} value
- */
-export function shortestFloat32(value) {
-  const single = Math.fround(value);
-  for (let digits = 1; digits < 17; digits += 1) {
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === single) return candidate;
-  }
-  return value;
-}
+// The core computes in float32 and hands back values written with nine digits; the page keeps
+// the short form so that cells and links read the way the article prints its numbers.
+export { shortestFloat32 };
 
 /**
  * The article's example as a page state.
@@ -238,6 +228,24 @@ export function sameInput(a, b) {
 
 const PAGE_KEYS = Object.freeze(['scale', 'seed', 'step']);
 const SHARED_KEYS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask']);
+// Keys the embed page reads and this page does not: named as the embed page's, not as unknown.
+const EMBED_ONLY_KEYS = Object.freeze(['steps', 'row', 'editable', 'hide']);
+
+// The first key of the hash that neither page knows, decoded (undefined when there is none;
+// a key that is not valid percent-encoding is left for parseEmbedHash to name).
+function unknownKey(parts) {
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    let key;
+    try {
+      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+    } catch {
+      continue;
+    }
+    if (part !== '' && ![...PAGE_KEYS, ...SHARED_KEYS, ...EMBED_ONLY_KEYS].includes(key)) return key;
+  }
+  return undefined;
+}
 
 /**
  * The hash of a state: the embed page's keys first, then the page's own.
@@ -287,8 +295,15 @@ export function parseStateHash(hash) {
     if (PAGE_KEYS.includes(key)) own[key] = part.slice(key.length + 1);
     else shared.push(part);
   }
+  // The whole link is refused, so the message lists every key this page writes and reads,
+  // and does not say "ignored" as the embed page's (which skips one key and uses the rest) does.
+  const stranger = unknownKey(shared);
+  if (stranger !== undefined) {
+    const shown = stranger.length > 24 ? `${stranger.slice(0, 24)}\u2026` : stranger;
+    return refuse(`unknown key ${JSON.stringify(shown)} (this page reads ${[...SHARED_KEYS, ...PAGE_KEYS].join(', ')})`);
+  }
   const parsed = parseEmbedHash(shared.join('&'));
-  if (parsed.warnings.length > 0) return refuse(parsed.warnings[0].replace(/^hash: /u, ''));
+  if (parsed.warnings.length > 0) return refuse(parsed.warnings[0].replace(/^hash: /u, '').replace(/; ignored$/u, ''));
   const unused = Object.keys(parsed.attributes).find((key) => !SHARED_KEYS.includes(key));
   if (unused) return refuse(`"${unused}" belongs to the embed page, not to this one`);
   if (!parsed.editable || parsed.hide.length > 0) return refuse('"editable" and "hide" belong to the embed page, not to this one');

@@ -28,10 +28,52 @@ export function formatFixed(value, decimals) {
   if (typeof value !== 'number' || Number.isNaN(value)) return 'NaN';
   if (value === -Infinity) return NEG_INFINITY;
   if (value === Infinity) return '\u221e';
-  const text = Math.abs(value).toFixed(decimals);
+  // The core computes in float32: past the digits a float holds, zeros would be false precision.
+  const text = float32Rounds(value, decimals) ? plainText(Math.abs(shortestFloat32(Math.fround(value))))
+    : Math.abs(value).toFixed(decimals);
   const roundsToZero = /^[0.]*$/.test(text);
   return value < 0 && !roundsToZero ? `${MINUS}${text}` : text;
 }
+
+/**
+ * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012): what a
+ * float32 holds, written with no digit it does not hold. Non-finite values are returned as they are.
+ * @param {number} value
+ * @returns {number}
+ */
+export function shortestFloat32(value) {
+  if (!Number.isFinite(value)) return value;
+  const single = Math.fround(value);
+  for (let digits = 1; digits < 17; digits += 1) {
+    const candidate = Number(value.toPrecision(digits));
+    if (Math.fround(candidate) === single) return candidate;
+  }
+  return value;
+}
+
+/**
+ * Whether `decimals` decimals would claim more than a float32 holds at `value`: its neighbouring
+ * floats are further apart than one unit of the last decimal (from 2^24 = 16777216 on, even
+ * whole numbers are rounded).
+ * @param {number} value
+ * @param {number} decimals
+ */
+export function float32Rounds(value, decimals) {
+  if (!Number.isFinite(value) || value === 0) return false;
+  const magnitude = Math.abs(Math.fround(value));
+  const exponent = Math.floor(Math.log2(magnitude));
+  // The spacing of float32s in [2^e, 2^(e+1)) is 2^(e-23).
+  return 2 ** (exponent - 23) > 10 ** -decimals;
+}
+
+// A positive number in positional notation ("197530860", never "1.9753086e+8").
+function plainText(magnitude) {
+  return magnitude < 1e21 ? magnitude.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+    : magnitude.toExponential();
+}
+
+/** A column's formatter: `decimals` decimals (formatFixed). */
+export const fixed = (decimals) => (value) => formatFixed(value, decimals);
 
 /**
  * A number written as briefly as it reads: at most `maxDecimals` decimals, trailing zeros

@@ -4,7 +4,7 @@
 // Every number comes from the trace; these functions only choose captions and formats.
 
 import { renderArrows } from './arrows.js';
-import { formatCompact, formatFixed } from './format.js';
+import { fixed, formatCompact, formatFixed } from './format.js';
 import { renderMatrixTable, renderScrollable, renderShadeLegend } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
 
@@ -14,7 +14,6 @@ export const DECIMALS = Object.freeze({
 });
 const SHADE_LEVELS = 5;
 
-const fixed = (decimals) => (value) => formatFixed(value, decimals);
 const isMaskedScore = (value) => value === -Infinity;
 const componentLabels = (letter, headDim) => Array.from({ length: headDim }, (_, c) => `${letter}${c}`);
 

@@ -40,25 +40,26 @@ std::optional<InputError> read_finite_number(const Value& root, std::string_view
   return std::nullopt;
 }
 
-// A number checked by `check` (which returns the reason it is refused, or nullptr).
-using NumberCheck = const char* (*)(double value);
+// A number checked by `check` (which returns the reason it is refused, or an empty string).
+using NumberCheck = std::string (*)(double value);
 
-const char* finite_within_limit(double value) {
+std::string finite_within_limit(double value) {
   if (!std::isfinite(value)) return "must be a finite number";
-  if (std::fabs(value) > Limits::max_abs_value) return "is outside the allowed range of ±1e15";
-  return nullptr;
+  if (std::fabs(value) > Limits::max_abs_value) return out_of_range(value, Limits::max_abs_value);
+  return {};
 }
 
-const char* a_weight(double value) {
+std::string a_weight(double value) {
   if (!std::isfinite(value) || value < 0.0 || value > 1.0)
     return "must be a softmax weight, a number from 0 to 1";
-  return nullptr;
+  return {};
 }
 
 std::optional<InputError> read_number(const Value& cell, const std::string& path, NumberCheck check,
                                       double& out) {
   if (cell.type != Type::number) return make_input_error(path, "must be a finite number, " + got(cell));
-  if (const char* reason = check(cell.number)) return make_input_error(path, reason);
+  if (const std::string reason = check(cell.number); !reason.empty())
+    return make_input_error(path, reason);
   out = cell.number;
   return std::nullopt;
 }
@@ -344,10 +345,11 @@ JsonOrError multi_head_json(std::string_view request) {
   input.scale = scale;
 
   if (x) {
-    const auto within_limit = [](double value) -> const char* {
+    const auto within_limit = [](double value) -> std::string {
       if (!std::isfinite(value)) return "must be a finite number";
-      if (std::fabs(value) > MultiHeadLimits::max_abs_value) return "is outside the allowed range of ±1e6";
-      return nullptr;
+      if (std::fabs(value) > MultiHeadLimits::max_abs_value)
+        return out_of_range(value, MultiHeadLimits::max_abs_value);
+      return {};
     };
     for (std::size_t t = 0; t < T; ++t) {
       std::vector<double> row;

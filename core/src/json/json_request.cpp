@@ -13,17 +13,6 @@ using Type = Value::Type;
 
 namespace {
 
-// 1e3, 1e6, 1e15 as the messages write them (other bounds in %g).
-std::string power_text(double bound) {
-  const double exponent = std::round(std::log10(bound));
-  char text[32];
-  if (std::pow(10.0, exponent) == bound)
-    std::snprintf(text, sizeof text, "1e%.0f", exponent);
-  else
-    std::snprintf(text, sizeof text, "%g", bound);
-  return text;
-}
-
 // "a, b, c"
 std::string listed(std::initializer_list<std::string_view> names) {
   std::string text;
@@ -236,7 +225,7 @@ std::optional<InputError> read_table(const Value& table, const std::string& path
       if (cell.type != Type::number || !std::isfinite(cell.number))
         return make_input_error(cell_path, "must be a finite number, " + got(cell));
       if (std::fabs(cell.number) > max_abs)
-        return make_input_error(cell_path, "is outside the allowed range of ±" + power_text(max_abs));
+        return make_input_error(cell_path, out_of_range(cell.number, max_abs));
       out.at(r, c) = static_cast<float>(cell.number);
     }
   }

@@ -20,8 +20,7 @@ constexpr std::uint64_t w_uv_stream = 17;
 
 // MLA's tighter value bound (two projections in a row).
 constexpr ValueBound latent_bound{LatentAttentionLimits::max_abs_value,
-                                  "is outside the allowed range of ±1e3 (latent attention "
-                                  "multiplies two projections)"};
+                                  " (latent attention multiplies two projections)"};
 
 }  // namespace
 

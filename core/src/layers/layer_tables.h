@@ -131,18 +131,18 @@ inline std::string shape_text(std::size_t rows, std::size_t cols) {
 // How far the entries of a layer's tables may reach, and what a refusal says beyond that.
 struct ValueBound {
   double max_abs;
-  const char* beyond;
+  const char* why;  // appended to the refusal: why this bound ("" when it is the usual one)
 };
 
 // Token vectors and weights of the multi-head and grouped-query layers (MultiHeadLimits).
-inline constexpr ValueBound layer_bound{MultiHeadLimits::max_abs_value,
-                                        "is outside the allowed range of ±1e6"};
+inline constexpr ValueBound layer_bound{MultiHeadLimits::max_abs_value, ""};
 
 // One entry of a token vector or a weight table: finite and within the bound.
 inline std::optional<InputError> check_table_value(const std::string& path, double value,
                                                    const ValueBound& bound = layer_bound) {
   if (!std::isfinite(value)) return make_input_error(path, "must be a finite number");
-  if (std::fabs(value) > bound.max_abs) return make_input_error(path, bound.beyond);
+  if (std::fabs(value) > bound.max_abs)
+    return make_input_error(path, out_of_range(value, bound.max_abs) + bound.why);
   return std::nullopt;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -64,10 +66,43 @@ InputError make_input_error(std::string path, std::string_view what) {
   return InputError{std::move(path), std::move(message)};
 }
 
+namespace {
+
+// "1e+30" -> "1e30", "1.5e-07" -> "1.5e-7": the exponent as a reader writes it.
+std::string plain_exponent(std::string text) {
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  std::string mantissa = text.substr(0, e);
+  std::string exponent = text.substr(e + 1);
+  const bool negative = exponent[0] == '-';
+  if (exponent[0] == '+' || exponent[0] == '-') exponent.erase(0, 1);
+  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+  return mantissa + "e" + (negative ? "-" : "") + exponent;
+}
+
+}  // namespace
+
+std::string number_text(double value) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
+  const bool is_float = static_cast<double>(static_cast<float>(value)) == value;
+  char text[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    const bool reads_back = is_float ? std::strtof(text, nullptr) == static_cast<float>(value)
+                                     : std::strtod(text, nullptr) == value;
+    if (reads_back) break;
+  }
+  return plain_exponent(text);
+}
+
+std::string out_of_range(double value, double bound) {
+  return "is " + number_text(value) + ", outside the allowed range of ±" + number_text(bound);
+}
+
 std::optional<InputError> check_value(const std::string& path, double value) {
   if (!std::isfinite(value)) return make_input_error(path, "must be a finite number");
   if (std::fabs(value) > Limits::max_abs_value)
-    return make_input_error(path, "is outside the allowed range of ±1e15");
+    return make_input_error(path, out_of_range(value, Limits::max_abs_value));
   return std::nullopt;
 }
 

@@ -80,7 +80,7 @@ std::optional<InputError> validate_uniform_grid(const UniformGrid& grid) {
                                     std::pair<const char*, double>{"max", grid.max}}) {
     if (!std::isfinite(bound)) return make_input_error(name, "must be a finite number");
     if (std::fabs(bound) > RandomGridLimits::max_abs_bound)
-      return make_input_error(name, "is outside the allowed range of ±1e6");
+      return make_input_error(name, out_of_range(bound, RandomGridLimits::max_abs_bound));
   }
   if (grid.min > grid.max) return make_input_error("max", "must not be less than min");
   if (grid.decimals < 0 || grid.decimals > RandomGridLimits::max_decimals)

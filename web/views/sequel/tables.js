@@ -3,7 +3,7 @@
 // a word in a cell (the bill), groups of tables that share a working panel, and small text
 // pieces. Everything is built with the `doc` given; every number arrives computed.
 
-import { formatFixed, formatProduct } from '../format.js';
+import { fixed, formatFixed, formatProduct } from '../format.js';
 import { renderMatrixTable, renderScrollable } from '../render-tables.js';
 import { WorkingRegistry, makeCellsNavigable } from './working.js';
 
@@ -20,7 +20,7 @@ export function element(doc, tag, className, text) {
   return node;
 }
 
-export const fixed = (decimals) => (value) => formatFixed(value, decimals);
+export { fixed };
 export const labels = (prefix, count) => Array.from({ length: count }, (_, c) => `${prefix}${c}`);
 
 /** Marks a table for ::part styling and wraps it in a box that scrolls on a narrow screen. */

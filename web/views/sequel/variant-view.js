@@ -58,6 +58,14 @@ function sharingPart(doc, layer) {
   return tableGroup(doc, { key: 'sharing', title: 'What is shared', tables: [table], working: false });
 }
 
+// "this key table and this value table are", "these 2 key tables and 2 value tables are": one
+// K and one V per K/V head, so MQA's single head keeps exactly two tables.
+function keptTables(kvHeads) {
+  if (kvHeads === 1) return 'this key table and this value table are';
+  const count = formatCount(kvHeads);
+  return `these ${count} key tables and ${count} value tables are`;
+}
+
 function groupedCachePart(doc, registry, layer) {
   const groups = layer.kv_heads.map((kv, g) => {
     const readers = `read by query head${kv.query_heads.length === 1 ? '' : 's'} ${listWords(kv.query_heads)}`;
@@ -73,7 +81,7 @@ function groupedCachePart(doc, registry, layer) {
   const part = element(doc, 'div', 'part');
   part.dataset.part = 'cache';
   part.append(paragraph(doc, 'part-title', 'What is cached'),
-    paragraph(doc, 'note', `While generating, only these ${formatCount(layer.n_kv_heads)} key and value tables are kept: `
+    paragraph(doc, 'note', `While generating, only ${keptTables(layer.n_kv_heads)} kept: `
       + `${formatCount(layer.bill.cached_values_per_token_per_layer)} numbers per token. The queries are used once and thrown away.`),
     ...groups);
   return part;

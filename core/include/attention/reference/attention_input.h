@@ -93,6 +93,14 @@ struct InputError {
 
 InputError make_input_error(std::string path, std::string_view what);
 
+// The shortest text that reads back as `value` ("1e30", "-2.5", "3e38"); a value a float holds
+// exactly is written as that float's shortest text, so a float input reads as it was typed.
+std::string number_text(double value);
+
+// The refusal of a value beyond ±bound, naming the value so the reader sees which entry and by
+// how much ("is 1e30, outside the allowed range of ±1e15"); `bound` is a power of ten.
+std::string out_of_range(double value, double bound);
+
 // One value of Q, K or V (or of a row handed back to the core): finite and within the limit.
 std::optional<InputError> check_value(const std::string& path, double value);
 
