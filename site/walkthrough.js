@@ -14,6 +14,7 @@ import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
+import { renderArrows } from '../web/views/arrows.js';
 import { sameInput } from '../web/state/page-state.js';
 import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
 
@@ -75,6 +76,7 @@ function startExplorer(attention) {
     const { previous, history, origin } = event.detail;
     const { state, trace } = session;
     if (!previous || !sameInput(previous, state)) {
+      fillSlot(page, 'hero-arrows', renderArrows(page, trace));
       inputs.render(trace, origin);
       steps.render(trace);
       faq.render(trace);
