@@ -72,6 +72,8 @@ int run_json(const std::string& source) {
 // The trainer's state after `steps` steps from `seed`, as the wasm module's trainer reports it:
 // the native build's numbers, for comparing with the browser's.
 int run_training(const std::string& steps, const std::string& seed) {
+  if (seed.empty() || seed.find_first_not_of("0123456789") != std::string::npos)
+    return fail_input("--seed: must be a whole number from 0 to 2^53 - 1, got \"" + seed + "\"");
   const auto created = attn::training::trainer_from_json("{\"seed\":" + seed + "}");
   if (const auto* error = std::get_if<attn::InputError>(&created))
     return fail_input("--seed: " + error->message);

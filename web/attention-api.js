@@ -2,6 +2,8 @@
 // plain functions. The core parses, validates and computes everything; this file only moves
 // JSON across the boundary and turns the core's error values into exceptions.
 
+import { createTrainer } from './api/trainer.js';
+
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
   typeof window === 'undefined';
 
@@ -217,6 +219,8 @@ function apiFor(core, createTracer) {
     tracer(options) {
       return createTracer(core, options, describe);
     },
+    /** A one-layer attention-only language model trained in the module: api/trainer.js. */
+    trainer(options) { return createTrainer(core, options, { toJson, unwrap, restoreMinusInfinity }); },
     /** The size of the module's WebAssembly memory, in bytes. */
     heapBytes() {
       return core.HEAPU8.length;

@@ -215,7 +215,7 @@ TEST_CASE("training: the state as JSON", "[training]") {
   const std::string state = trainer_state_json(*trainer);
   for (const char* key : {"\"step\":0", "\"held_out_loss\":", "\"vocabulary\":[\"a\",", "\"baselines\":{\"unigram\":",
                           "\"parameters\":{\"embedding\":[[", "\"w_q\":[[[", "\"bias\":[0,",
-                          "\"optimiser\":{\"learning_rate\":0.02,\"beta1\":0.9,\"beta2\":0.99,\"epsilon\":1e-08}"})
+                          "\"optimiser\":{\"learning_rate\":0.03,\"beta1\":0.9,\"beta2\":0.999,\"epsilon\":1e-08}"})
     CHECK_THAT(state, Catch::Contains(key));
   const auto step = trainer_step_json(*trainer, "3");
   REQUIRE(std::holds_alternative<std::string>(step));

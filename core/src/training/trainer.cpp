@@ -14,8 +14,21 @@ void fill_zero(Parameters& parameters) {
   });
 }
 
-std::string loss_text(double loss) {
-  return std::isnan(loss) ? "NaN" : std::isinf(loss) ? "infinite" : std::to_string(loss);
+// Parameters within ±1e6 are what part one's layer accepts (MultiHeadLimits), so attend() can
+// always show the model; a run that leaves them has diverged as surely as one whose loss is NaN.
+bool parameters_within_limit(const Parameters& parameters) {
+  bool within = true;
+  for_each_table(parameters, [&](const float* values, std::size_t count) {
+    for (std::size_t n = 0; n < count; ++n)
+      within = within && std::fabs(values[n]) <= MultiHeadLimits::max_abs_value;  // false for NaN
+  });
+  return within;
+}
+
+std::string divergence_text(double loss) {
+  if (std::isnan(loss)) return "the training loss became NaN";
+  if (std::isinf(loss)) return "the training loss became infinite";
+  return "a parameter left ±1e6";
 }
 
 }  // namespace
@@ -72,15 +85,16 @@ StepReport Trainer::step(std::size_t count) {
     for (std::size_t s = 0; s < corpus_.train.size(); ++s)
       backward_sentence(parameters_, shape_, corpus_.train[s], activations_[s], loss_scale, gradients_);
     adam_step(parameters_, gradients_, adam_, adam_state_);
-    const double loss = forward_training_set();
-    if (!std::isfinite(loss)) {
+    const bool within = parameters_within_limit(parameters_);
+    const double loss = within ? forward_training_set() : 0.0;
+    if (!within || !std::isfinite(loss)) {
       const std::size_t failed_step = adam_state_.steps;
       parameters_ = last_good;
       adam_state_ = last_good_state;
       training_loss_ = forward_training_set();
       return StepReport{adam_state_.steps, training_loss_,
-                        "step " + std::to_string(failed_step) + " diverged (the training loss became " +
-                            loss_text(loss) + "); kept the parameters of step " +
+                        "step " + std::to_string(failed_step) + " diverged (" +
+                            divergence_text(within ? loss : 0.0) + "); kept the parameters of step " +
                             std::to_string(adam_state_.steps) + "; try a smaller learning_rate"};
     }
     training_loss_ = loss;

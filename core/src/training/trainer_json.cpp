@@ -15,8 +15,6 @@ using json::Value;
 using Type = Value::Type;
 using namespace json_request;
 
-constexpr std::string_view plain_list = "";
-
 // A number member into `out` (absent: `out` unchanged). Only its type is checked here: the range
 // is validate_adam_settings's, so that the JSON and C++ callers get one message.
 std::optional<InputError> read_setting(const Value& root, std::string_view key, double& out) {
@@ -148,6 +146,7 @@ std::string trainer_state_json(const Trainer& trainer) {
   const Corpus& corpus = trainer.corpus();
   std::string out = "{";
   write_key(out, "step"); json::write_number(out, static_cast<double>(trainer.steps_taken()));
+  write_key(out, "default_steps"); json::write_number(out, static_cast<double>(default_training_steps));
   write_key(out, "loss"); write_shortest(out, trainer.training_loss());
   write_key(out, "held_out_loss");
   if (const auto held_out = trainer.held_out_loss()) write_shortest(out, *held_out);

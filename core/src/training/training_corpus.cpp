@@ -41,8 +41,11 @@ std::string draw_sentence(SeededRandom& random) {
   if (adjective < adjectives.size()) sentence = sentence + ' ' + adjectives[adjective];
   const std::uint64_t animal = random.next_u64() % animals.size();
   sentence = sentence + ' ' + animals[animal] + " that " + pick(random, past_verbs) + ' ' +
-             pick(random, prepositions) + " the " + pick(random, places) + ' ' + sounds[animal];
-  return sentence;
+             pick(random, prepositions) + " the";
+  // One place in two has an adjective too, so the animal is six or seven words back.
+  const std::uint64_t place_adjective = random.next_u64() % (2 * adjectives.size());
+  if (place_adjective < adjectives.size()) sentence = sentence + ' ' + adjectives[place_adjective];
+  return sentence + ' ' + pick(random, places) + ' ' + sounds[animal];
 }
 
 std::vector<std::string> split_words(std::string_view sentence) {

@@ -16,9 +16,9 @@
 namespace attn::training {
 
 struct AdamSettings {
-  double learning_rate = 0.02;
+  double learning_rate = 0.03;
   double beta1 = 0.9;
-  double beta2 = 0.99;
+  double beta2 = 0.999;
   double epsilon = 1e-8;
 };
 

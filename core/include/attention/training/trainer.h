@@ -2,8 +2,9 @@
 //
 // Every step is full-batch: the gradient of the mean loss over every next word of every training
 // sentence, so a run has no sampler and the same seed and steps give the same parameters bit for
-// bit. A step whose new parameters give a non-finite loss (a run that diverges, say from too large
-// a learning rate) is undone: the trainer stops there with a message and keeps the last good
+// bit. A step whose new parameters give a non-finite loss or leave ±1e6 (what part one's layer
+// accepts, so that attend() can show them) is a run that diverges, say from too large a learning
+// rate, and is undone: the trainer stops there with a message and keeps the last good
 // parameters and optimiser state.
 #pragma once
 
@@ -36,10 +37,10 @@ struct TrainerLimits {
 };
 
 // How many steps the default run takes to settle (the CLI's and the page's default).
-inline constexpr std::size_t default_training_steps = 250;
+inline constexpr std::size_t default_training_steps = 200;
 
 struct StepReport {
-  std::size_t step = 0;               // optimiser steps taken since the start
+  std::uint64_t step = 0;             // optimiser steps taken since the start
   double loss = 0.0;                  // training loss of the parameters now held
   std::optional<std::string> stopped; // why the call stopped early (divergence), if it did
 };
@@ -64,7 +65,7 @@ class Trainer {
   // the run diverges.
   StepReport step(std::size_t count);
 
-  std::size_t steps_taken() const { return adam_state_.steps; }
+  std::uint64_t steps_taken() const { return adam_state_.steps; }
   double training_loss() const { return training_loss_; }
   // Mean loss over the held-out sentences, which the model never trains on (none: nothing).
   std::optional<double> held_out_loss() const;

@@ -2,11 +2,11 @@
 // caller gets the same checks and the same messages, named by JSON path.
 //
 // Options (every member optional): {"seed": 1, "d_model": 16, "n_heads": 1,
-//   "learning_rate": 0.02, "beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8,
+//   "learning_rate": 0.03, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8,
 //   "corpus": {"train": ["the cat sat", ...], "held_out": [...]}}
 // (a corpus replaces the default one; its sentences are words separated by single spaces).
 //
-// State: {"step", "loss", "held_out_loss" (null without held-out sentences), "vocabulary",
+// State: {"step", "default_steps" (how long the default run is), "loss", "held_out_loss" (null without held-out sentences), "vocabulary",
 //   "corpus": {"train", "held_out"}, "baselines": {"unigram", "bigram"},
 //   "model": {"d_model", "n_heads", "head_dim", "positions", "seed"},
 //   "optimiser": {"learning_rate", "beta1", "beta2", "epsilon"}, "parameter_digest" (16 hex

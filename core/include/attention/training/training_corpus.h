@@ -3,10 +3,10 @@
 // what a model without attention to earlier words could do on it.
 //
 // The default corpus: every sentence is
-//   determiner [adjective] ANIMAL that PAST-VERB PREPOSITION the PLACE SOUND
-// for example "the cat that sat on the mat purrs" or "a big dog that slept by the door barks".
-// The last word, the animal's sound (cat purrs, dog barks, ...), agrees with the animal five or
-// six words earlier, while the word before it is a place, which says nothing about the animal:
+//   determiner [adjective] ANIMAL that PAST-VERB PREPOSITION the [adjective] PLACE SOUND
+// for example "the cat that sat on the mat purrs" or "a big dog that slept by the old door barks".
+// The last word, the animal's sound (cat purrs, dog barks, ...), agrees with the animal six or
+// seven words earlier, while the word before it is a place, which says nothing about the animal:
 // the bigram model is left guessing among the sounds, and a head that attends from the place
 // back to the animal can name the sound.
 #pragma once
