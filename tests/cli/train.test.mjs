@@ -36,6 +36,7 @@ for (const seed of [1, 7]) {
 
     assert.equal(nativeState.step, 100);
     assert.deepEqual(nativeState.vocabulary, wasmState.vocabulary);
+    assert.deepEqual(nativeState.corpus, wasmState.corpus);
     const a = flatParameters(nativeState.parameters);
     const b = flatParameters(wasmState.parameters);
     assert.equal(a.length, b.length);

@@ -34,18 +34,24 @@ const char* pick(SeededRandom& random, const std::array<const char*, N>& words) 
   return words[random.next_u64() % N];
 }
 
+// One draw per statement, in order: the operands of one expression may be evaluated in any order,
+// which would give each compiler its own corpus.
 std::string draw_sentence(SeededRandom& random) {
-  std::string sentence = pick(random, determiners);
+  const char* determiner = pick(random, determiners);
   // One draw in four has no adjective.
   const std::uint64_t adjective = random.next_u64() % (adjectives.size() + 1);
-  if (adjective < adjectives.size()) sentence = sentence + ' ' + adjectives[adjective];
   const std::uint64_t animal = random.next_u64() % animals.size();
-  sentence = sentence + ' ' + animals[animal] + " that " + pick(random, past_verbs) + ' ' +
-             pick(random, prepositions) + " the";
+  const char* past_verb = pick(random, past_verbs);
+  const char* preposition = pick(random, prepositions);
   // One place in two has an adjective too, so the animal is six or seven words back.
   const std::uint64_t place_adjective = random.next_u64() % (2 * adjectives.size());
+  const char* place = pick(random, places);
+
+  std::string sentence = determiner;
+  if (adjective < adjectives.size()) sentence = sentence + ' ' + adjectives[adjective];
+  sentence = sentence + ' ' + animals[animal] + " that " + past_verb + ' ' + preposition + " the";
   if (place_adjective < adjectives.size()) sentence = sentence + ' ' + adjectives[place_adjective];
-  return sentence + ' ' + pick(random, places) + ' ' + sounds[animal];
+  return sentence + ' ' + place + ' ' + sounds[animal];
 }
 
 std::vector<std::string> split_words(std::string_view sentence) {
