@@ -1,5 +1,6 @@
 // attention-by-hand: prints the article's walkthrough and checks every number the article
-// prints (no arguments), or computes the trace of any attention input given as JSON.
+// prints (no arguments), computes the trace of any attention input given as JSON, or trains the
+// training page's one-layer model and prints its state.
 //
 // Exit codes: 0 success; 1 a number the article prints has drifted; 2 bad input or usage.
 #include <cstdio>

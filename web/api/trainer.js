@@ -43,8 +43,10 @@ export function createTrainer(core, options = {}, { toJson, unwrap, restoreMinus
     /**
      * Runs n optimiser steps (a whole number from 1 to 100000; 1 when omitted) and returns
      * { step, loss, diverged } (step: steps taken since the start; loss: the training loss of
-     * the parameters now held). A step whose loss is not finite is undone and stops the call:
-     * then diverged is true, message says why, and the parameters are the last good ones.
+     * the parameters now held). A step whose loss is not finite, or whose parameters leave ±1e6,
+     * is undone and stops the call: then diverged is true, message says why, and the parameters
+     * are the last good ones. The call blocks until done (a default step takes about 15 to 25 ms
+     * here): a page keeps responsive by running a few steps per animation frame.
      */
     step(n = 1) {
       live();
