@@ -1,11 +1,13 @@
 // attention-by-hand: prints the article's walkthrough and checks every number the article
-// prints (no arguments), or computes the trace of any attention input given as JSON.
+// prints (no arguments), computes the trace of any attention input given as JSON, or trains the
+// training page's one-layer model and prints its state.
 //
 // Exit codes: 0 success; 1 a number the article prints has drifted; 2 bad input or usage.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -13,6 +15,7 @@
 #include "attention/article/article_claims.h"
 #include "attention/json/json_io.h"
 #include "attention/reference/trace.h"
+#include "attention/training/trainer_json.h"
 #include "walkthrough_text.h"
 
 namespace {
@@ -20,6 +23,9 @@ namespace {
 constexpr const char* usage =
     "usage: attention-by-hand              print the walkthrough and check the article's numbers\n"
     "       attention-by-hand --json FILE  print the trace of FILE's input as JSON (- reads stdin)\n"
+    "       attention-by-hand --train STEPS [--seed S]\n"
+    "                                      train the one-layer model of the training page for\n"
+    "                                      STEPS steps and print its state (parameters) as JSON\n"
     "       attention-by-hand --help\n";
 
 int fail_input(const std::string& message) {
@@ -64,6 +70,22 @@ int run_json(const std::string& source) {
   return 0;
 }
 
+// The trainer's state after `steps` steps from `seed`, as the wasm module's trainer reports it:
+// the native build's numbers, for comparing with the browser's.
+int run_training(const std::string& steps, const std::string& seed) {
+  if (seed.empty() || seed.find_first_not_of("0123456789") != std::string::npos)
+    return fail_input("--seed: must be a whole number from 0 to 2^53 - 1, got \"" + seed + "\"");
+  const auto created = attn::training::trainer_from_json("{\"seed\":" + seed + "}");
+  if (const auto* error = std::get_if<attn::InputError>(&created))
+    return fail_input("--seed: " + error->message);
+  attn::training::Trainer& trainer = *std::get<std::unique_ptr<attn::training::Trainer>>(created);
+  const auto report = attn::training::trainer_step_json(trainer, steps);
+  if (const auto* error = std::get_if<attn::InputError>(&report))
+    return fail_input("--train: " + error->message);
+  std::cout << attn::training::trainer_state_json(trainer) << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,6 +96,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 3 && first == "--json") return run_json(argv[2]);
+  if (first == "--train" && (argc == 3 || (argc == 5 && std::string(argv[3]) == "--seed")))
+    return run_training(argv[2], argc == 5 ? argv[4] : "1");
   std::cerr << "error: unexpected arguments\n" << usage;
   return 2;
 }

@@ -199,6 +199,108 @@ export interface Tracer {
   dispose(): void;
 }
 
+/**
+ * What trainer() is set up with; every member optional. Limits: d_model 1 to 64, n_heads 1 to 4
+ * dividing d_model, learning_rate in (0, 1e6], beta1 and beta2 in [0, 1), epsilon in (0, 1], seed a
+ * whole number from 0 to 2^53 − 1; a corpus sentence is 2 to 16 words separated by single spaces,
+ * at most 4096 sentences of each kind and 512 distinct words, held-out words all in the training set.
+ */
+export interface TrainerOptions {
+  seed?: number;
+  d_model?: number;
+  n_heads?: number;
+  learning_rate?: number;
+  beta1?: number;
+  beta2?: number;
+  epsilon?: number;
+  corpus?: { train: string[]; held_out?: string[] };
+}
+
+export interface OptimiserSettings {
+  learning_rate: number;
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+}
+
+/** What step() returns: the steps taken since the start and the training loss now. */
+export interface TrainerStep {
+  step: number;
+  loss: number;
+  /** True when a step's loss was not finite: it was undone, and the call stopped there. */
+  diverged: boolean;
+  /** Why the call stopped, when it diverged. */
+  message?: string;
+}
+
+export interface TrainerParameters {
+  /** E [V][d_model] */
+  embedding: number[][];
+  /** P [positions][d_model] */
+  position: number[][];
+  /** [n_heads] of [d_model][head_dim] */
+  w_q: number[][][];
+  w_k: number[][][];
+  w_v: number[][][];
+  /** [d_model][d_model] */
+  w_o: number[][];
+  /** U [d_model][V] */
+  unembedding: number[][];
+  /** b [V] */
+  bias: number[];
+}
+
+export interface TrainerState {
+  step: number;
+  /** How many steps the default run takes. */
+  default_steps: number;
+  loss: number;
+  /** null when there are no held-out sentences. */
+  held_out_loss: number | null;
+  vocabulary: string[];
+  corpus: { train: string[]; held_out: string[] };
+  /** Mean cross-entropy (nats) of counting models fitted on the training sentences. */
+  baselines: { unigram: number; bigram: number };
+  model: { d_model: number; n_heads: number; head_dim: number; positions: number; seed: number };
+  optimiser: OptimiserSettings;
+  /** 16 hex digits; equal digests mean bit-identical parameters. */
+  parameter_digest: string;
+  parameters: TrainerParameters;
+}
+
+/** The model on some words: multiHead()'s keys plus the residual and next-word probabilities. */
+export interface TrainerAttention {
+  tokens: string[];
+  d_model: number;
+  n_heads: number;
+  head_dim: number;
+  mask: MaskKind;
+  scale: ScaleKind;
+  x: number[][];
+  heads: Array<{ w_q: number[][]; w_k: number[][]; w_v: number[][]; trace: AttentionTrace }>;
+  concat: number[][];
+  w_o: number[][];
+  out: number[][];
+  /** h = x + out */
+  residual: number[][];
+  /** [T][V]: each position's distribution over the next word */
+  probabilities: number[][];
+  vocabulary: string[];
+}
+
+/** A one-layer, attention-only causal language model trained in the module (full builds only). */
+export interface Trainer {
+  /** n full-batch Adam steps (1 to 100000; default 1). */
+  step(n?: number): TrainerStep;
+  state(): TrainerState;
+  /** Adam's settings from the next step on; returns those in force. A refusal changes nothing. */
+  setOptimiser(settings: Partial<OptimiserSettings>): OptimiserSettings;
+  /** The trace of every head on words of the vocabulary (1 to 16), for the current parameters. */
+  attend(tokens: string[]): TrainerAttention;
+  /** Frees the trainer; later calls throw. */
+  dispose(): void;
+}
+
 export interface AttentionApi {
   /** The full trace of one head. Throws an Error whose message starts with the field's path ("q[1][3]: …"). */
   run(input: AttentionInput): AttentionTrace;
@@ -221,6 +323,11 @@ export interface AttentionApi {
    * build). Throws an Error naming the option at fault ("t: is 65; the limit is 64 …").
    */
   tracer(options: TracerOptions): Tracer;
+  /**
+   * A one-layer attention-only language model and its trainer (not in the embed build). Throws
+   * an Error naming the option at fault ("learning_rate: must be a positive finite number, got 0").
+   */
+  trainer(options?: TrainerOptions): Trainer;
   /** The size of the module's WebAssembly memory, in bytes. */
   heapBytes(): number;
   /** dL/dx = p ⊙ (g − g·p) for softmax weights p (a row, or rows) and the upstream gradient g. */

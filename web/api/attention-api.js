@@ -3,6 +3,7 @@
 // JSON across the boundary and turns the core's error values into exceptions.
 
 import { CORE_BUILDS, loadCore, loadTracerModule } from './core-loader.js';
+import { createTrainer } from './trainer.js';
 
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
@@ -183,6 +184,8 @@ function apiFor(core, createTracer) {
     tracer(options) {
       return createTracer(core, options, describe);
     },
+    /** A one-layer attention-only language model trained in the module: api/trainer.js. */
+    trainer(options) { return createTrainer(core, options, { toJson, unwrap, restoreMinusInfinity }); },
     /** The size of the module's WebAssembly memory, in bytes. */
     heapBytes() {
       return core.HEAPU8.length;
