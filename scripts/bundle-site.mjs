@@ -10,7 +10,7 @@
 //   <out>/*.html, *.css, ...    site/ (HTML references to ../web/ rewritten to web/)
 //   <out>/*.js                  each page script of site/ that an HTML page loads, bundled
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
-//   <out>/web/api/core-loader.js, web/api/attention-tracer.js
+//   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js
 //                               loaded on first use, kept as separate files (minified) so that
 //                               the embed bundle stays small and the generated glue is found
 //                               at the same relative place as in the source tree
@@ -34,7 +34,7 @@ const WEB = path.join(repoRoot, 'web');
 // The public entry modules of web/ (what an author's page names in a script tag).
 const WEB_ENTRIES = ['attention-explainer.js', 'attention-sequel-elements.js'];
 // Loaded on first use and never inlined: relative to web/, kept at the same place.
-const LAZY_MODULES = ['api/core-loader.js', 'api/attention-tracer.js'];
+const LAZY_MODULES = ['api/core-loader.js', 'api/attention-tracer.js', 'api/trainer.js'];
 const STATIC_SITE_FILE = /\.(html|css|svg|png|json)$/;
 // Classic scripts that other sites' pages load (not modules of ours): copied as they are.
 const HOST_SCRIPTS = ['embed-resize.js'];

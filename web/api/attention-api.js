@@ -2,8 +2,7 @@
 // plain functions. The core parses, validates and computes everything; this file only moves
 // JSON across the boundary and turns the core's error values into exceptions.
 
-import { CORE_BUILDS, loadCore, loadTracerModule } from './core-loader.js';
-import { createTrainer } from './trainer.js';
+import { CORE_BUILDS, loadCore, loadFullBuildModules } from './core-loader.js';
 
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
@@ -111,10 +110,10 @@ export async function createAttention({ build = 'simd' } = {}) {
       throw error instanceof Error ? error : new Error(`The attention core failed to load: ${error}`);
     }));
   }
-  const [core, tracers] = await Promise.all([
-    corePromises.get(build), build === 'embed' ? null : loadTracerModule(),
+  const [core, fullBuild] = await Promise.all([
+    corePromises.get(build), build === 'embed' ? null : loadFullBuildModules(),
   ]);
-  const api = apiFor(core, tracers?.createTracer);
+  const api = apiFor(core, fullBuild ?? {});
   return build === 'embed'
     ? Object.fromEntries(embedMethods.map((name) => [name, api[name]]))
     : api;
@@ -122,7 +121,7 @@ export async function createAttention({ build = 'simd' } = {}) {
 
 // The API over one loaded module. Methods only touch the bindings they call, so the embed
 // build (which lacks most of them) shares this code and keeps a subset of the methods.
-function apiFor(core, createTracer) {
+function apiFor(core, { createTracer, createTrainer }) {
   const kernelList = core.kernelsJson ? JSON.parse(core.kernelsJson()) : [];
   return {
     /** The full trace of one attention head; throws an Error naming the field at fault. */

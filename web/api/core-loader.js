@@ -18,15 +18,18 @@ export const CORE_BUILDS = {
   embed: { factory: () => import('../generated/attention-core-embed.js'), wasm: 'attention-core-embed.wasm' },
 };
 
-// tracer() lives in its own module, imported with the builds that have it (not the embed build),
-// so that the bundle the embeddable elements load does not carry it.
-let tracerModule = null;
-export function loadTracerModule() {
-  tracerModule ??= import('./attention-tracer.js').catch((error) => {
-    tracerModule = null;  // a later call may try again
-    throw error;
-  });
-  return tracerModule;
+// tracer() and trainer() live in modules of their own, imported with the builds that have them
+// (not the embed build), so that the bundle the embeddable elements load does not carry them.
+let fullBuildModules = null;
+/** Resolves to { createTracer, createTrainer }. */
+export function loadFullBuildModules() {
+  fullBuildModules ??= Promise.all([import('./attention-tracer.js'), import('./trainer.js')])
+    .then(([tracer, trainer]) => ({ createTracer: tracer.createTracer, createTrainer: trainer.createTrainer }))
+    .catch((error) => {
+      fullBuildModules = null;  // a later call may try again
+      throw error;
+    });
+  return fullBuildModules;
 }
 
 /** Resolves to the instantiated module of one build ("simd", "scalar" or "embed"). */
