@@ -7,7 +7,7 @@
 // follow an <attention-trainer> named by their `for` attribute (or the one around them).
 //
 //   <script type="module" src="/attention/attention-training-elements.js"></script>
-//   <attention-trainer id="run" sentence="a dog that ran by the wall barks"></attention-trainer>
+//   <attention-trainer id="run" sentence="a dog that hid by the wall barks"></attention-trainer>
 //   <attention-loss-curve for="run"></attention-loss-curve>
 //
 // In Node (no customElements) nothing is registered and the module stays importable.
