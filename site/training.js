@@ -16,6 +16,7 @@ if (typeof globalThis.WebAssembly !== 'object' || globalThis.WebAssembly === nul
 } else {
   page.getElementById('trainer').addEventListener('attention-change', () => {
     status.textContent = 'Ready: press Train.';
+    status.classList.add('done');
   }, { once: true });
   import('../web/attention-training-elements.js').then(({ createAttention }) => createAttention()).catch((error) => {
     showProblem(`The WebAssembly module failed to load, so nothing can be trained. (${error?.message ?? error})`);
