@@ -2,7 +2,8 @@
 // reader's own sentence (and an unknown word, a sentence over 16 words, a learning rate that is
 // not a positive finite number, a diverging step: each refused with a message, nothing else
 // changed), the grid's weights against float64 from the trace's Q and K, axe-core with no
-// WCAG 2 A/AA violation in light and dark, and no sideways scrolling at 360 px.
+// WCAG 2 A/AA violation in light and dark, and no sideways scrolling at 360 px; the link into
+// part one, whose walkthrough then runs on the trained head's Q, K and V.
 //
 // Run after the wasm build: node --test tests/browser/training-page.test.mjs
 import assert from 'node:assert/strict';
@@ -112,6 +113,20 @@ describe('the training page', { timeout: TIMEOUT }, () => {
         else assert.ok(Math.abs(Number(printed[i][j]) - w) <= 0.005 + 1e-6, `row ${i + 1}, column ${j + 1}: ${printed[i][j]} vs ${w}`);
       }));
       assert.deepEqual(errors, []);
+
+      // Part one's walkthrough on the trained head: the link carries this step's Q, K and V,
+      // and part one's weights table shows what float64 gives on them.
+      await page.locator('#part-one-link').click();
+      await page.waitForFunction(() => document.getElementById('load-status')?.classList.contains('done'), null, { timeout: 120_000 });
+      assert.equal(await page.evaluate(() => document.getElementById('link-problem').hidden), true, 'part one took the link');
+      const lastRow = await page.evaluate(() => {
+        const row = [...document.querySelectorAll('[data-slot="table-weights"] tbody tr')].at(-1);
+        return { word: row.querySelector('th').textContent.trim(), cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()) };
+      });
+      assert.equal(lastRow.word, 'barks');
+      weights.at(-1).forEach((w, j) => {
+        assert.ok(Math.abs(Number(lastRow.cells[j]) - w) <= 0.00005 + 1e-6, `part one, barks → column ${j + 1}: ${lastRow.cells[j]} vs ${w}`);
+      });
     } finally {
       await close();
     }
