@@ -144,7 +144,10 @@ const repoRoot = fileURLToPath(new URL('../', import.meta.url));
  */
 export async function startStaticServer({ root = 'build/site', source = false, port = 0, csp } = {}) {
   const absoluteRoot = source ? path.join(repoRoot, 'site') : path.resolve(root);
-  const mounts = source ? { '/web/': path.join(repoRoot, 'web') } : {};
+  // web/vendor/ re-exports a package as ../../node_modules/<name>/…: served from the install.
+  const mounts = source
+    ? { '/web/': path.join(repoRoot, 'web'), '/node_modules/uplot/': path.join(repoRoot, 'node_modules', 'uplot') }
+    : {};
   const rootInfo = await stat(absoluteRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) {
     throw new Error(`static-server: root is not a directory: ${absoluteRoot}`);

@@ -10,6 +10,7 @@ import { createHeads, layerInputChanged } from './explore-heads.js';
 import { createInputTables } from './explore-inputs.js';
 import { ExploreSession } from './explore-session.js';
 import { createShare } from './explore-share.js';
+import { createSourceChoice } from './explore-source.js';
 import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
@@ -60,6 +61,7 @@ function startExplorer(attention) {
   const stepper = createStepper(page, session);
   const controls = createControls(page, session, { walkButton: stepper.walkButton });
   fillSlot(page, 'explore-controls', controls.element);
+  fillSlot(page, 'explore-source', createSourceChoice(page, session).element);
   const inputs = createInputTables(page, session);
   const steps = createSteps(page, attention, session.article.vocabulary);
   const faq = createFaq(page, session);

@@ -1,5 +1,5 @@
 // The header every page shares: the same <nav class="site-nav"> in each page of site/ (the
-// source, as served), naming the four sibling pages in the same order, the page's own link
+// source, as served), naming the five sibling pages in the same order, the page's own link
 // marked aria-current="page" and no other; the iframe embed has none. The markup is checked
 // to be one piece, so that a page cannot drift from the others.
 
@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
 const SITE = new URL('../../site/', import.meta.url);
-const SIBLINGS = ['index.html', 'sequel.html', 'authors.html', 'benchmark.html'];
+const SIBLINGS = ['index.html', 'sequel.html', 'training.html', 'authors.html', 'benchmark.html'];
 const PAGES = [...SIBLINGS, 'example-article.html'];
 const read = (name) => readFile(new URL(name, SITE), 'utf8');
 const NAV = /<nav class="site-nav"[\s\S]*?<\/nav>/g;
@@ -23,7 +23,7 @@ describe('the shared site header', () => {
       const [nav] = navs;
       assert.match(nav, /aria-label="[^"]+"/, `${name}: the navigation landmark is named`);
       const hrefs = [...nav.matchAll(/<a href="\.\/([^"#]+)"/g)].map((m) => m[1]);
-      assert.deepEqual(hrefs, SIBLINGS, `${name}: links to the four siblings in order`);
+      assert.deepEqual(hrefs, SIBLINGS, `${name}: links to the five siblings in order`);
       const current = [...nav.matchAll(/<a href="\.\/([^"]+)" aria-current="page">/g)].map((m) => m[1]);
       assert.deepEqual(current, SIBLINGS.includes(name) ? [name] : [], `${name}: aria-current on its own link only`);
       assert.ok(html.includes('<link rel="stylesheet" href="./site-nav.css">'), `${name}: links the header's sheet`);

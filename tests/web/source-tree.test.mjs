@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const GENERATED = 'web/generated/';
 const GLUE_IMPORTER = 'web/api/core-loader.js';
+// Packages from npm are reached through one module each in web/vendor/, and from nowhere else.
+const PACKAGES = 'node_modules/';
+const VENDOR = 'web/vendor/';
 
 // Static and dynamic imports, JSDoc type imports, and src/href attributes of HTML.
 const REFERENCE = /(?:from\s+|import\s*\(\s*|import\s+|src=|href=)['"](\.{1,2}\/[^'"#?]+)['"]/g;
@@ -35,6 +38,10 @@ test('every relative reference in web/ and site/ resolves to a file in the repos
         if (file !== GLUE_IMPORTER) broken.push(`${file}: ${spec} (only ${GLUE_IMPORTER} imports the generated glue)`);
         continue;
       }
+      if (target.startsWith(PACKAGES) && !file.startsWith(VENDOR)) {
+        broken.push(`${file}: ${spec} (only ${VENDOR} imports from ${PACKAGES})`);
+        continue;
+      }
       if (!existsSync(path.join(repoRoot, target))) broken.push(`${file}: ${spec} -> ${target}`);
     }
   }
@@ -55,6 +62,7 @@ test('web/ never imports from site/ (the layers point inward: pages use web/, no
     const text = readFileSync(path.join(repoRoot, file), 'utf8');
     for (const [, spec] of text.matchAll(REFERENCE)) {
       const target = path.normalize(path.join(path.dirname(file), spec)).split(path.sep).join('/');
+      if (target.startsWith(PACKAGES) && file.startsWith(VENDOR)) continue;
       if (!target.startsWith('web/')) outward.push(`${file}: ${spec}`);
     }
   }

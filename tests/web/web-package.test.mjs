@@ -58,6 +58,9 @@ describe('package.json of the web package', () => {
     const sequel = pkg.exports['./sequel-elements'];
     assert.deepEqual(Object.keys(sequel), ['types', 'default']);
     for (const file of Object.values(sequel)) assert.ok(existsSync(join(packageDir, file)), file);
+    const training = pkg.exports['./training-elements'];
+    assert.deepEqual(Object.keys(training), ['types', 'default']);
+    for (const file of Object.values(training)) assert.ok(existsSync(join(packageDir, file)), file);
   });
 });
 
@@ -124,9 +127,37 @@ function section(id) {
   return match[1];
 }
 
+describe('attention-training-elements.d.ts', () => {
+  it('maps every training element and declares every export of the module', async () => {
+    const trainingDeclarations = await read(packageDir, 'attention-training-elements.d.ts');
+    const module = await import(pathToFileURL(join(packageDir, 'attention-training-elements.js')).href);
+    const { TRAINING_ELEMENTS } = await import('../../web/elements/training/training-elements.js');
+    const tagMap = /interface HTMLElementTagNameMap \{([\s\S]*?)\}/.exec(trainingDeclarations)?.[1] ?? '';
+    for (const [name, cls] of Object.entries(TRAINING_ELEMENTS)) {
+      assert.match(tagMap, new RegExp(`'${name}': ${cls.name};`), name);
+      assert.match(trainingDeclarations, new RegExp(`export interface ${cls.name} extends (HTMLElement|TrainingPiece)`), cls.name);
+    }
+    for (const name of Object.keys(module)) {
+      assert.match(trainingDeclarations, new RegExp(`export (declare const|function|\\{) ?${name}\\b|export \\{ ${name} \\}`), `export ${name}`);
+    }
+  });
+});
+
 describe('authors.html', () => {
   it('documents every element and each of its attributes, with a snippet', () => {
     for (const [name, cls] of Object.entries(elements)) {
+      const text = section(name);
+      assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
+      for (const attribute of cls.observedAttributes) {
+        assert.ok(text.includes(`<dt><code>${attribute}</code></dt>`), `${name}: attribute ${attribute} is documented`);
+      }
+    }
+  });
+
+  it('documents every training element and each of its attributes, with a snippet', async () => {
+    const { TRAINING_ELEMENTS } = await import('../../web/elements/training/training-elements.js');
+    assert.match(section('training'), /attention-training-elements\.js/);
+    for (const [name, cls] of Object.entries(TRAINING_ELEMENTS)) {
       const text = section(name);
       assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
       for (const attribute of cls.observedAttributes) {

@@ -1,0 +1,86 @@
+// Type declarations for attention-training-elements.js (import "attention-by-hand/training-elements").
+// Hand-written next to the module; tests/web/web-package.test.mjs checks them against it.
+
+export { createAttention } from './attention-explainer.js';
+
+/** One recorded step of a training run. */
+export interface TrainingStep {
+  step: number;
+  loss: number;
+  heldOutLoss: number | null;
+  /** Per head: d_model rows of head_dim numbers. */
+  w_q: number[][][];
+  w_k: number[][][];
+  w_v: number[][][];
+  /** attention.trainer().attend() on the sentence shown when the step was taken (null after a change of sentence). */
+  layer: Record<string, unknown> | null;
+}
+
+/** The run an <attention-trainer> owns. */
+export interface TrainingRun {
+  readonly history: TrainingStep[];
+  /** attention.trainer().state() after the latest step. */
+  readonly state: Record<string, unknown>;
+  readonly sentence: string[];
+  /** Why the run stopped by itself (a diverged step), or null. */
+  readonly stopped: string | null;
+}
+
+/** detail of the bubbling, composed `attention-change` event of <attention-trainer>. */
+export interface TrainingChangeDetail {
+  view: TrainingStep;
+  /** Whether the step shown is the latest. */
+  live: boolean;
+}
+
+/** <attention-trainer>: one training run and its controls. */
+export interface AttentionTrainerElement extends HTMLElement {
+  readonly run: TrainingRun | null;
+  readonly view: TrainingStep | null;
+  readonly live: boolean;
+  readonly playing: boolean;
+  play(): void;
+  pause(): void;
+  stepOnce(): void;
+  reset(): void;
+  scrubTo(index: number): void;
+  /** False (and the message shown) when the sentence is refused; nothing else changes. */
+  setSentence(text: string): boolean;
+  /** False (and the message shown) when the learning rate is refused; nothing else changes. */
+  setLearningRate(text: string): boolean;
+}
+
+/** What the four pieces share: the trainer they follow (attribute `for`, or the one around them). */
+export interface TrainingPiece extends HTMLElement {
+  readonly trainer: AttentionTrainerElement | null;
+}
+
+/** <attention-loss-curve>: training and held-out loss with the unigram and bigram baselines. */
+export interface AttentionLossCurveElement extends TrainingPiece {}
+/** <attention-trained-weights>: W_Q, W_K, W_V of each head, shaded. */
+export interface AttentionTrainedWeightsElement extends TrainingPiece {}
+/** <attention-trained-grid>: the attention weights of the trainer's sentence. */
+export interface AttentionTrainedGridElement extends TrainingPiece {}
+/** <attention-head-report>: what the head learned, measured on the held-out sentences. */
+export interface AttentionHeadReportElement extends TrainingPiece {
+  readonly report: { sentences: number; counted: number; heads: { meanWeight: number; largest: number }[]; distance: number | null } | null;
+}
+
+export declare const AttentionTrainerElement: { new (): AttentionTrainerElement; readonly observedAttributes: string[] };
+export declare const AttentionLossCurveElement: { new (): AttentionLossCurveElement; readonly observedAttributes: string[] };
+export declare const AttentionTrainedWeightsElement: { new (): AttentionTrainedWeightsElement; readonly observedAttributes: string[] };
+export declare const AttentionTrainedGridElement: { new (): AttentionTrainedGridElement; readonly observedAttributes: string[] };
+export declare const AttentionHeadReportElement: { new (): AttentionHeadReportElement; readonly observedAttributes: string[] };
+
+/** Defines every training element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
+export function defineTrainingElements(registry?: CustomElementRegistry): void;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-trainer': AttentionTrainerElement;
+    'attention-loss-curve': AttentionLossCurveElement;
+    'attention-trained-weights': AttentionTrainedWeightsElement;
+    'attention-trained-grid': AttentionTrainedGridElement;
+    'attention-head-report': AttentionHeadReportElement;
+  }
+}

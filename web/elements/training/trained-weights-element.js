@@ -1,0 +1,85 @@
+// <attention-trained-weights>: each head's W_Q, W_K and W_V as shaded matrices (one pixel
+// block per weight: blue above zero, orange below, white at zero, on the matrix's own scale),
+// for the step the trainer shows, so that a reader sees the seed's noise turn into structure.
+// A canvas is an image: its text alternative names the matrix, its size and its range.
+
+import { TrainingPiece } from './training-base.js';
+
+const NAMES = [['w_q', 'W_Q'], ['w_k', 'W_K'], ['w_v', 'W_V']];
+
+/** The colour of weight `w` on a scale of ±`limit`: blue (positive) or orange (negative). */
+export function weightColour(w, limit) {
+  const t = limit > 0 ? Math.min(1, Math.abs(w) / limit) : 0;
+  const [r, g, b] = w >= 0 ? [31, 95, 168] : [179, 92, 0];
+  const mix = (c) => Math.round(255 + (c - 255) * t);
+  return `rgb(${mix(r)} ${mix(g)} ${mix(b)})`;
+}
+
+export class AttentionTrainedWeightsElement extends TrainingPiece {
+  #canvases = new Map();
+
+  draw({ view }) {
+    const heads = view.w_q.length;
+    const key = `${heads}`;
+    if (this.frame.dataset.shape !== key) this.#build(view, heads, key);
+    for (let h = 0; h < heads; h += 1) {
+      for (const [name, label] of NAMES) {
+        const { canvas, scale } = this.#canvases.get(`${name}-${h}`);
+        this.#paint(canvas, scale, view[name][h], `${label}${heads > 1 ? ` of head ${h + 1}` : ''}`, view.step);
+      }
+    }
+  }
+
+  #build(view, heads, key) {
+    this.frame.dataset.shape = key;
+    this.#canvases.clear();
+    const nodes = [];
+    for (let h = 0; h < heads; h += 1) {
+      const block = this.make('div', 'head-block');
+      if (heads > 1) block.append(this.make('h3', '', `Head ${h + 1}`));
+      const row = this.make('div', 'matrices');
+      for (const [name, label] of NAMES) {
+        const figure = this.make('figure', 'matrix');
+        figure.append(this.make('figcaption', '', label));
+        const canvas = this.make('canvas', 'weights');
+        canvas.setAttribute('role', 'img');
+        const scale = this.make('div', 'scale');
+        figure.append(canvas, scale);
+        row.append(figure);
+        this.#canvases.set(`${name}-${h}`, { canvas, scale });
+      }
+      block.append(row);
+      nodes.push(block);
+    }
+    nodes.push(this.make('p', 'note', 'Rows: the 16 numbers of a word\u2019s vector (d_model); columns: the head\u2019s numbers (head_dim). Blue above zero, orange below, on each matrix\u2019s own scale.'));
+    this.frame.replaceChildren(...nodes);
+  }
+
+  #paint(canvas, scale, matrix, label, step) {
+    const rows = matrix.length;
+    const cols = matrix[0].length;
+    if (canvas.width !== cols || canvas.height !== rows) {
+      canvas.width = cols;
+      canvas.height = rows;
+    }
+    let limit = 0;
+    let low = Infinity;
+    let high = -Infinity;
+    for (const row of matrix) for (const w of row) {
+      limit = Math.max(limit, Math.abs(w));
+      low = Math.min(low, w);
+      high = Math.max(high, w);
+    }
+    const context = canvas.getContext('2d');
+    if (context) {
+      for (let i = 0; i < rows; i += 1) {
+        for (let j = 0; j < cols; j += 1) {
+          context.fillStyle = weightColour(matrix[i][j], limit);
+          context.fillRect(j, i, 1, 1);
+        }
+      }
+    }
+    canvas.setAttribute('aria-label', `${label} at step ${step}: ${rows} by ${cols} weights from ${low.toFixed(2)} to ${high.toFixed(2)}`);
+    scale.replaceChildren(this.make('span', '', `\u2212${limit.toFixed(2)}`), this.make('span', '', `+${limit.toFixed(2)}`));
+  }
+}

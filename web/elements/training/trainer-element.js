@@ -1,0 +1,330 @@
+// <attention-trainer>: owns one training run (training-run.js) and its controls: train, pause,
+// one step, reset, speed, learning rate, the reader's sentence and a slider that scrubs back
+// through the recorded steps. The pieces (the loss curve, the weights, the grid, the report)
+// follow its `attention-change` events and draw `view`, the step the slider shows.
+//
+// Training never blocks the page: steps run in short slices, one animation frame at a time
+// (as many steps as fit in the speed's budget, at least one), never in one long loop.
+//
+// Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
+// the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
+
+import { createAttention } from '../../api/attention-api.js';
+import { TRAINING_CHANGE_EVENT, TrainingElement } from './training-base.js';
+import { DEFAULT_SENTENCE, TrainingRun } from './training-run.js';
+import { formatLoss } from './training-format.js';
+
+/** Milliseconds of steps per animation frame, and frames between steps, per speed. */
+export const SPEEDS = {
+  slow: { label: 'Slow (a step every 10 frames)', budget: 0, every: 10 },
+  steady: { label: 'Steady (a step a frame)', budget: 0, every: 1 },
+  fast: { label: 'Fast (12 ms of steps a frame)', budget: 12, every: 1 },
+};
+
+let attentionLoad = null;
+
+/** The core's full build (the trainer is not in the small embed build), loaded once per page. */
+export function loadTrainingAttention() {
+  attentionLoad ??= createAttention().catch((error) => {
+    attentionLoad = null;
+    throw error;
+  });
+  return attentionLoad;
+}
+
+export class AttentionTrainerElement extends TrainingElement {
+  /** @type {TrainingRun | null} */
+  run = null;
+  #shown = null;  // index into run.history, or null for the latest
+  #frame = 0;
+  #playing = false;
+  #tick = 0;
+  #nodes = {};
+
+  static get observedAttributes() { return ['seed', 'learning-rate', 'sentence']; }
+
+  constructor() {
+    super();
+    this.#build();
+  }
+
+  /** Whether the slider is on the latest step (the pieces then follow training live). */
+  get live() {
+    return this.#shown === null;
+  }
+
+  /** The recorded step the pieces show. */
+  get view() {
+    if (!this.run) return null;
+    return this.run.history[this.#shown ?? this.run.history.length - 1];
+  }
+
+  get playing() {
+    return this.#playing;
+  }
+
+  connectedCallback() {
+    if (this.run) return;
+    loadTrainingAttention().then((attention) => this.#start(attention), (error) => {
+      this.#say(`The attention core could not be loaded: ${error?.message ?? error}`);
+    });
+  }
+
+  disconnectedCallback() {
+    this.pause();
+  }
+
+  attributeChangedCallback(name, previous, value) {
+    if (!this.run || previous === value) return;
+    if (name === 'sentence') this.setSentence(value ?? DEFAULT_SENTENCE);
+    else if (name === 'learning-rate') this.setLearningRate(value ?? '0.03');
+    else if (name === 'seed') this.reset();
+  }
+
+  #start(attention) {
+    this.attention = attention;
+    try {
+      this.run = new TrainingRun(attention, this.#options(), (this.getAttribute('sentence') ?? DEFAULT_SENTENCE).trim().split(/\s+/u));
+    } catch (error) {
+      // A bad attribute: the defaults, and the attribute's problem said.
+      this.run = new TrainingRun(attention, {});
+      this.#say(`${error?.message ?? error} The defaults are shown instead.`);
+    }
+    this.#nodes.rate.value = String(this.run.options.learning_rate ?? 0.03);
+    this.#nodes.sentence.value = this.run.sentence.join(' ');
+    this.#vocabulary();
+    this.#changed();
+    if (this.hasAttribute('autoplay')) this.play();
+  }
+
+  #options() {
+    const options = {};
+    const seed = this.getAttribute('seed');
+    if (seed !== null) options.seed = Number(seed);
+    const rate = this.getAttribute('learning-rate');
+    if (rate !== null) options.learning_rate = Number(rate);
+    return options;
+  }
+
+  // --- what a reader (or a script) can do
+
+  play() {
+    if (!this.run || this.#playing) return;
+    this.#playing = true;
+    this.#shown = null;
+    this.#say(null);
+    this.#frame = requestAnimationFrame(this.#slice);
+    this.#syncButtons();
+  }
+
+  pause() {
+    if (!this.#playing) return;
+    this.#playing = false;
+    cancelAnimationFrame(this.#frame);
+    this.#syncButtons();
+    this.#changed();
+  }
+
+  /** One optimiser step (pausing first). */
+  stepOnce() {
+    if (!this.run) return;
+    this.pause();
+    this.#shown = null;
+    this.#say(null);
+    if (!this.run.step()) this.#say(this.run.stopped);
+    this.#changed();
+  }
+
+  /** Back to the seed's initial parameters, with the learning rate in force. */
+  reset() {
+    if (!this.run) return;
+    this.pause();
+    const seed = this.getAttribute('seed');
+    const options = { ...this.run.options, seed: seed === null ? 1 : Number(seed) };
+    try {
+      const fresh = new TrainingRun(this.attention, options, this.run.sentence);
+      this.run.dispose();
+      this.run = fresh;
+      this.#shown = null;
+      this.#say(null);
+    } catch (error) {
+      this.#say(`${error?.message ?? error}. Nothing was changed.`);
+    }
+    this.#changed();
+  }
+
+  /** Shows another sentence; a refused one is said, with the vocabulary, and changes nothing. */
+  setSentence(text) {
+    try {
+      this.run.setSentence(text);
+      this.#nodes.sentence.removeAttribute('aria-invalid');
+      this.#nodes.sentence.value = this.run.sentence.join(' ');
+      this.#say(null);
+      this.#changed();
+      return true;
+    } catch (error) {
+      this.#nodes.sentence.setAttribute('aria-invalid', 'true');
+      this.#say(error.message);
+      this.#nodes.vocabulary.open = true;
+      return false;
+    }
+  }
+
+  /** Changes the learning rate from the next step on; a refused one is said and changes nothing. */
+  setLearningRate(text) {
+    try {
+      const value = this.run.setLearningRate(text);
+      this.#nodes.rate.removeAttribute('aria-invalid');
+      this.#nodes.rate.value = String(value);
+      this.#say(null);
+      return true;
+    } catch (error) {
+      this.#nodes.rate.setAttribute('aria-invalid', 'true');
+      this.#say(error.message);
+      return false;
+    }
+  }
+
+  /** Shows recorded step `index` (0 … the latest); the latest again follows training live. */
+  scrubTo(index) {
+    if (!this.run) return;
+    const last = this.run.history.length - 1;
+    const at = Math.max(0, Math.min(last, Math.round(Number(index))));
+    if (at < last) this.pause();
+    this.#shown = at === last ? null : at;
+    this.#changed();
+  }
+
+  // --- the slices
+
+  #slice = () => {
+    if (!this.#playing) return;
+    const { budget, every } = SPEEDS[this.#nodes.speed.value] ?? SPEEDS.steady;
+    this.#tick += 1;
+    if (this.#tick % every === 0) {
+      const start = performance.now();
+      do {
+        if (!this.run.step()) {
+          this.#say(this.run.stopped);
+          this.pause();
+          return;
+        }
+      } while (performance.now() - start < budget);
+      this.#changed();
+    }
+    this.#frame = requestAnimationFrame(this.#slice);
+  };
+
+  // --- drawing
+
+  #changed() {
+    const { run } = this;
+    if (!run) return;
+    const view = this.view;
+    const last = run.history.length - 1;
+    const { scrub, status, scrubLabel } = this.#nodes;
+    scrub.max = String(last);
+    scrub.value = String(this.#shown ?? last);
+    scrub.setAttribute('aria-valuetext', `step ${view.step} of ${run.latest.step}`);
+    scrubLabel.textContent = this.live ? `Step shown: ${view.step} (the latest)` : `Step shown: ${view.step} of ${run.latest.step}`;
+    const heldOut = view.heldOutLoss === null ? '' : `, held-out ${formatLoss(view.heldOutLoss)}`;
+    status.textContent = `Step ${view.step}: training loss ${formatLoss(view.loss)}${heldOut} (nats per word).`;
+    this.#syncButtons();
+    this.dispatchEvent(new CustomEvent(TRAINING_CHANGE_EVENT, { bubbles: true, composed: true, detail: { view, live: this.live } }));
+  }
+
+  #say(text) {
+    const { message } = this.#nodes;
+    message.hidden = !text;
+    message.textContent = text ?? '';
+    if (text) console.warn(`<attention-trainer>: ${text}`);
+  }
+
+  #syncButtons() {
+    const { toggle } = this.#nodes;
+    toggle.textContent = this.#playing ? 'Pause' : 'Train';
+    toggle.setAttribute('aria-pressed', String(this.#playing));
+  }
+
+  #vocabulary() {
+    const list = this.make('ul');
+    for (const word of this.run.state.vocabulary) list.append(this.make('li', '', word));
+    this.#nodes.vocabularyList.replaceChildren(list);
+  }
+
+  #build() {
+    const n = this.#nodes;
+    const controls = this.make('div', 'controls');
+    controls.setAttribute('part', 'controls');
+    const buttons = this.make('div', 'buttons');
+    buttons.setAttribute('role', 'group');
+    buttons.setAttribute('aria-label', 'Training');
+    n.toggle = this.make('button', '', 'Train');
+    n.toggle.type = 'button';
+    n.toggle.addEventListener('click', () => (this.#playing ? this.pause() : this.play()));
+    const step = this.make('button', 'secondary', 'One step');
+    step.type = 'button';
+    step.addEventListener('click', () => this.stepOnce());
+    const reset = this.make('button', 'secondary', 'Reset');
+    reset.type = 'button';
+    reset.addEventListener('click', () => this.reset());
+    buttons.append(n.toggle, step, reset);
+
+    n.speed = this.make('select');
+    for (const [value, { label }] of Object.entries(SPEEDS)) {
+      const option = this.make('option', '', label);
+      option.value = value;
+      n.speed.append(option);
+    }
+    n.speed.value = 'fast';
+    const speedLabel = this.make('label', '', 'Speed ');
+    speedLabel.append(n.speed);
+
+    n.rate = this.make('input', 'rate');
+    n.rate.type = 'text';
+    n.rate.inputMode = 'decimal';
+    n.rate.autocomplete = 'off';
+    n.rate.spellcheck = false;
+    n.rate.addEventListener('change', () => this.setLearningRate(n.rate.value));
+    const rateLabel = this.make('label', '', 'Learning rate ');
+    rateLabel.append(n.rate);
+    controls.append(buttons, speedLabel, rateLabel);
+
+    const sentenceForm = this.make('form', 'controls');
+    n.sentence = this.make('input', 'sentence');
+    n.sentence.type = 'text';
+    n.sentence.autocomplete = 'off';
+    n.sentence.spellcheck = false;
+    const sentenceLabel = this.make('label', '', 'Your sentence ');
+    sentenceLabel.append(n.sentence);
+    const show = this.make('button', 'secondary', 'Show');
+    show.type = 'submit';
+    sentenceForm.append(sentenceLabel, show);
+    sentenceForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.setSentence(n.sentence.value);
+    });
+
+    n.message = this.make('p', 'message');
+    n.message.setAttribute('role', 'alert');
+    n.message.hidden = true;
+    n.vocabulary = this.make('details', 'vocabulary');
+    n.vocabulary.append(this.make('summary', '', 'The vocabulary'));
+    n.vocabularyList = this.make('div');
+    n.vocabulary.append(n.vocabularyList);
+
+    n.status = this.make('p', 'status');
+    n.status.setAttribute('role', 'status');
+    n.status.textContent = 'Loading the trainer\u2026';
+    const scrub = this.make('label', 'scrub');
+    n.scrubLabel = this.make('span', '', 'Step shown');
+    n.scrub = this.make('input');
+    n.scrub.type = 'range';
+    n.scrub.min = '0';
+    n.scrub.max = '0';
+    n.scrub.step = '1';
+    n.scrub.addEventListener('input', () => this.scrubTo(n.scrub.value));
+    scrub.append(n.scrubLabel, n.scrub);
+    this.frame.append(controls, sentenceForm, n.message, n.vocabulary, n.status, scrub);
+  }
+}

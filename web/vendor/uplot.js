@@ -1,0 +1,1 @@
+export { default } from '../../node_modules/uplot/dist/uPlot.esm.js';
