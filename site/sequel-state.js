@@ -17,7 +17,7 @@ export const SECTIONS = Object.freeze({
   bill: {
     id: 'kv-bill',
     attributes: ['preset', 'layers', 'n-heads', 'n-kv-heads', 'head-dim', 'd-latent', 'rope-dim', 'dtype-bytes',
-      'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib'],
+      'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib', 'sliding-window', 'local-layers'],
   },
 });
 

@@ -19,9 +19,9 @@ export interface SequelChangeDetail {
 
 /** What every sequel element shares. */
 export interface SequelElement extends HTMLElement {
-  /** The answer shown (null before the first computation, or while a problem is shown). */
+  /** The answer the tables show: null before the first; after a refused value, the last that worked. */
   readonly result: SequelResult | null;
-  /** The problem shown instead of the tables, or null. */
+  /** What was refused, naming the attribute, or null. */
   readonly problem: string | null;
 }
 

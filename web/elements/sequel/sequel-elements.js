@@ -175,6 +175,8 @@ export class AttentionQuantisedCacheElement extends SequelElement {
 
 // The model shape's attributes, the ones a change of preset clears.
 const SHAPE_ATTRIBUTES = Object.keys(REQUEST_ATTRIBUTES.bill).filter((name) => name !== 'preset');
+// The figures that make a published model what it is; changing one makes it the reader's shape.
+const MODEL_FIGURES = ['layers', 'n_heads', 'n_kv_heads', 'head_dim', 'd_latent', 'rope_dim', 'parameters', 'sliding_window', 'local_layers'];
 const KIND_ATTRIBUTES = { kv: ['n-kv-heads', 'head-dim'], latent: ['d-latent', 'rope-dim'] };
 // Starting values when a reader switches a shape to the other kind of cache.
 const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'rope-dim': '64' } };
@@ -196,7 +198,15 @@ export class AttentionKvBillElement extends SequelElement {
       const { method, request } = variantRequest(variant, variant === 'mla' && latent !== undefined ? { ...layer, d_latent: latent } : layer);
       return attention[method](request).bill;
     };
-    const result = { model, presets, parts: BILL_PARTS.filter((part) => parts.includes(part)), toy: toyBill(toyKind) };
+    // A preset whose figures the reader changed is no longer that model: it is named as theirs.
+    // The context, batch, GPU and number formats are how it is served, not which model it is.
+    const preset = presets.find((entry) => entry.name === model.preset);
+    const figure = (shape, key) => (key === 'local_layers' && shape.sliding_window === null ? null : shape[key] ?? null);
+    const edited = Boolean(preset) && MODEL_FIGURES.some((key) => figure(preset, key) !== figure(model, key));
+    const modelName = model.preset === null ? 'your shape' : edited ? `your shape, from ${model.label}` : model.label;
+    const result = {
+      model, presets, edited, modelName, parts: BILL_PARTS.filter((part) => parts.includes(part)), toy: toyBill(toyKind),
+    };
     if (parts.includes('variants')) result.variants = Object.fromEntries(VARIANTS.map((variant) => [variant, toyBill(variant)]));
     if (parts.includes('presets')) {
       result.presetBills = presets.map((preset) => ({ preset, bill: attention.kvBill({ preset: preset.name }) }));
@@ -208,7 +218,7 @@ export class AttentionKvBillElement extends SequelElement {
     const nodes = [];
     for (const part of result.parts) {
       if (part === 'variants') nodes.push(renderVariantBills(doc, this.workings, result.variants));
-      if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets));
+      if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets, result.modelName));
       if (part === 'presets') nodes.push(renderPresetBills(doc, this.workings, result.presetBills));
     }
     return nodes;
@@ -222,7 +232,8 @@ export class AttentionKvBillElement extends SequelElement {
     return chosenControls(this, [
       {
         attribute: 'preset', label: 'model', type: 'select', className: 'preset-control',
-        options: ({ presets }) => [['', 'your own shape'], ...presets.map((preset) => [preset.name, `${preset.label} (${preset.attention})`])],
+        options: ({ presets, model, edited }) => [['', 'your own shape'], ...presets.map((preset) => [
+          preset.name, edited && preset.name === model.preset ? `your shape, from ${preset.label}` : `${preset.label} (${preset.attention})`])],
         value: ({ model }) => model.preset ?? '',
       },
       {
@@ -253,11 +264,23 @@ export class AttentionKvBillElement extends SequelElement {
       shapeNumber('context-length', 'context, tokens', 'context_length', { inputClass: 'wide' }),
       shapeNumber('batch', 'batch', 'batch'),
       shapeNumber('gpu-memory-gib', 'GPU memory, GiB', 'gpu_memory_gib', { step: 'any' }),
+      shapeNumber('sliding-window', 'sliding window, tokens (empty: none)', 'sliding_window', { inputClass: 'wide' }),
+      shapeNumber('local-layers', 'layers with the window', 'local_layers', {
+        min: 0, value: ({ model }) => (model.sliding_window === null ? '' : String(model.local_layers)),
+        disabled: ({ model }) => model.sliding_window === null,
+      }),
     ]);
   }
 
   controlChanged(spec, value) {
     const model = this.result?.model;
+    if (spec.attribute === 'sliding-window' && value === '') {
+      // An emptied window means none; a preset's own window would otherwise come back.
+      this.removeAttribute('local-layers');
+      if (this.hasAttribute('preset')) this.setAttribute('sliding-window', 'none');
+      else this.removeAttribute('sliding-window');
+      return;
+    }
     if (spec.attribute === 'preset') {
       for (const name of SHAPE_ATTRIBUTES) this.removeAttribute(name);
       super.controlChanged(spec, value);

@@ -69,6 +69,10 @@ details[open] > summary { margin-bottom: 0.5em; }
 .controls input[type="checkbox"] { all: revert; accent-color: var(--accent); margin: 0; }
 .controls input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .controls input[aria-invalid="true"] { border-color: var(--attention-alert-rule, #b35c00); background: var(--attention-alert, #fff4e5); }
+.controls .field-message {
+  flex-basis: 100%; margin: -0.3em 0 0.2em; padding: 0.2em 0.5em; font-size: 0.9em;
+  color: var(--attention-alert-text, #8a3b00); border-left: 3px solid var(--attention-alert-rule, #b35c00);
+}
 .controls .control-note { flex-basis: 100%; color: var(--muted); font-size: 0.9em; margin: 0; }
 .citations { margin: 0.4em 0 0; padding-left: 1.2em; font-size: 0.9em; }
 .citations li { margin: 0 0 0.35em; }
