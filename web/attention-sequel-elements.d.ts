@@ -33,11 +33,14 @@ export interface AttentionFlashTilesElement extends SequelElement {}
 export interface AttentionQuantisedCacheElement extends SequelElement {}
 /** <attention-kv-bill>: the KV-cache bill of a model shape next to the toy's. */
 export interface AttentionKvBillElement extends SequelElement {}
+/** <attention-flash-traffic>: FlashAttention's bill in bytes moved, naive against tiled. */
+export interface AttentionFlashTrafficElement extends SequelElement {}
 
 export declare const AttentionVariantElement: { new (): AttentionVariantElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTilesElement: { new (): AttentionFlashTilesElement; readonly observedAttributes: string[] };
 export declare const AttentionQuantisedCacheElement: { new (): AttentionQuantisedCacheElement; readonly observedAttributes: string[] };
 export declare const AttentionKvBillElement: { new (): AttentionKvBillElement; readonly observedAttributes: string[] };
+export declare const AttentionFlashTrafficElement: { new (): AttentionFlashTrafficElement; readonly observedAttributes: string[] };
 
 /** Defines every sequel element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
 export function defineSequelElements(registry?: CustomElementRegistry): void;
@@ -48,5 +51,6 @@ declare global {
     'attention-flash-tiles': AttentionFlashTilesElement;
     'attention-quantised-cache': AttentionQuantisedCacheElement;
     'attention-kv-bill': AttentionKvBillElement;
+    'attention-flash-traffic': AttentionFlashTrafficElement;
   }
 }

@@ -13,6 +13,7 @@ export const SEQUEL_ELEMENT_NAMES = Object.freeze({
   flash: 'attention-flash-tiles',
   quantised: 'attention-quantised-cache',
   bill: 'attention-kv-bill',
+  traffic: 'attention-flash-traffic',
 });
 
 /** The variants <attention-variant> runs. */
@@ -118,6 +119,15 @@ export const REQUEST_ATTRIBUTES = Object.freeze({
     bits: { key: 'bits', parse: parseWholeList },
     rotation: { key: 'rotation', parse: text },
     mask: { key: 'mask', parse: text },
+  },
+  traffic: {
+    'token-count': { key: 'token_count', parse: parseWhole },
+    'head-dim': { key: 'head_dim', parse: parseWhole },
+    'dtype-bytes': { key: 'dtype_bytes', parse: parseWhole },
+    mask: { key: 'mask', parse: text },
+    'block-rows': { key: 'block_rows', parse: parseWhole },
+    'block-cols': { key: 'block_cols', parse: parseWhole },
+    'sram-kib': { key: 'sram_kib', parse: parseDecimal },
   },
   bill: {
     preset: { key: 'preset', parse: text },

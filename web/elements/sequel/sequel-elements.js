@@ -4,6 +4,7 @@
 //   <attention-flash-tiles>      FlashAttention's tiles with their running max, sum and rescale
 //   <attention-quantised-cache>  the KV cache rotated and rounded to a few bits, and its errors
 //   <attention-kv-bill>          the KV-cache bill of a model shape next to the toy's
+//   <attention-flash-traffic>    FlashAttention's bill in bytes moved, naive against tiled
 // Each reads its attributes (sequel-config.js), asks the core, and draws the answer with the
 // sequel views. Their state is their attributes: a reader's change in the controls sets the
 // attribute, so a page can save and restore an element by its attributes alone.
@@ -17,6 +18,7 @@ import {
 import { SequelElement } from './sequel-element-base.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
+import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
 
 const headOptions = (count) => Array.from({ length: count }, (_, h) => [String(h), `head ${h}`]);
@@ -112,6 +114,54 @@ export class AttentionFlashTilesElement extends SequelElement {
         disabled: (tiles) => tiles.source?.kind !== 'seeded_head',
       },
     ]);
+  }
+}
+
+export class AttentionFlashTrafficElement extends SequelElement {
+  static observedAttributes = ['controls', ...Object.keys(REQUEST_ATTRIBUTES.traffic)];
+
+  get requestSpecs() {
+    return REQUEST_ATTRIBUTES.traffic;
+  }
+
+  compute(attention, read) {
+    return attention.flashTraffic(requestFrom(REQUEST_ATTRIBUTES.traffic, read));
+  }
+
+  renderResult(doc, traffic) {
+    return renderFlashTraffic(doc, this.workings, traffic);
+  }
+
+  controlSpecs() {
+    const number = (attribute, label, key, options = {}) => ({
+      attribute, label, type: 'number', min: 1, value: (t) => (t[key] === null ? '' : String(t[key])), ...options,
+    });
+    return chosenControls(this, [
+      number('token-count', 'tokens T', 'token_count', { inputClass: 'wide' }),
+      number('head-dim', 'head_dim', 'head_dim'),
+      {
+        attribute: 'dtype-bytes', label: 'bytes per value', type: 'select',
+        options: [['4', '4 (float32)'], ['2', '2 (float16)'], ['1', '1 (8-bit)']], value: (t) => String(t.dtype_bytes),
+      },
+      {
+        attribute: 'mask', label: 'mask', type: 'select', options: [['causal', 'causal'], ['none', 'none']], value: (t) => t.mask,
+      },
+      {
+        ...number('sram-kib', 'on-chip memory, KiB (empty: none)', 'sram_bytes', { step: 'any' }),
+        value: (t) => (t.sram_bytes === null ? '' : String(t.sram_bytes / 1024)),
+      },
+      number('block-rows', 'queries per tile (empty: largest)', 'block_rows'),
+      number('block-cols', 'keys per tile (empty: largest)', 'block_cols'),
+    ]);
+  }
+
+  controlChanged(spec, value) {
+    // New memory or a new shape: the largest tiles that fit are chosen again.
+    if (['sram-kib', 'token-count', 'head-dim', 'dtype-bytes'].includes(spec.attribute) && this.hasAttribute('sram-kib')) {
+      this.removeAttribute('block-rows');
+      this.removeAttribute('block-cols');
+    }
+    super.controlChanged(spec, value);
   }
 }
 
@@ -314,5 +364,6 @@ export const SEQUEL_ELEMENTS = Object.freeze({
   'attention-flash-tiles': AttentionFlashTilesElement,
   'attention-quantised-cache': AttentionQuantisedCacheElement,
   'attention-kv-bill': AttentionKvBillElement,
+  'attention-flash-traffic': AttentionFlashTrafficElement,
 });
 
