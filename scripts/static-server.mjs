@@ -144,7 +144,10 @@ const repoRoot = fileURLToPath(new URL('../', import.meta.url));
  */
 export async function startStaticServer({ root = 'build/site', source = false, port = 0, csp } = {}) {
   const absoluteRoot = source ? path.join(repoRoot, 'site') : path.resolve(root);
-  const mounts = source ? { '/web/': path.join(repoRoot, 'web') } : {};
+  // The source tree also serves the one npm package a page imports (uPlot, via web/vendor/uplot.js).
+  const mounts = source
+    ? { '/web/': path.join(repoRoot, 'web'), '/node_modules/uplot/': path.join(repoRoot, 'node_modules', 'uplot') }
+    : {};
   const rootInfo = await stat(absoluteRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) {
     throw new Error(`static-server: root is not a directory: ${absoluteRoot}`);

@@ -35,11 +35,14 @@ export interface AttentionQuantisedCacheElement extends SequelElement {}
 export interface AttentionKvBillElement extends SequelElement {}
 /** <attention-flash-traffic>: FlashAttention's bill in bytes moved, naive against tiled. */
 export interface AttentionFlashTrafficElement extends SequelElement {}
+/** <attention-kv-curve>: one sequence's cache against the context length, with the memory left after the weights. */
+export interface AttentionKvCurveElement extends SequelElement {}
 
 export declare const AttentionVariantElement: { new (): AttentionVariantElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTilesElement: { new (): AttentionFlashTilesElement; readonly observedAttributes: string[] };
 export declare const AttentionQuantisedCacheElement: { new (): AttentionQuantisedCacheElement; readonly observedAttributes: string[] };
 export declare const AttentionKvBillElement: { new (): AttentionKvBillElement; readonly observedAttributes: string[] };
+export declare const AttentionKvCurveElement: { new (): AttentionKvCurveElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTrafficElement: { new (): AttentionFlashTrafficElement; readonly observedAttributes: string[] };
 
 /** Defines every sequel element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
@@ -52,5 +55,6 @@ declare global {
     'attention-quantised-cache': AttentionQuantisedCacheElement;
     'attention-kv-bill': AttentionKvBillElement;
     'attention-flash-traffic': AttentionFlashTrafficElement;
+    'attention-kv-curve': AttentionKvCurveElement;
   }
 }

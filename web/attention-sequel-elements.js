@@ -14,8 +14,8 @@ import { SEQUEL_ELEMENTS } from './elements/sequel/sequel-elements.js';
 
 export { createAttention } from './api/attention-api.js';
 export {
-  AttentionFlashTilesElement, AttentionFlashTrafficElement, AttentionKvBillElement, AttentionQuantisedCacheElement,
-  AttentionVariantElement,
+  AttentionFlashTilesElement, AttentionFlashTrafficElement, AttentionKvBillElement, AttentionKvCurveElement,
+  AttentionQuantisedCacheElement, AttentionVariantElement,
 } from './elements/sequel/sequel-elements.js';
 
 /**

@@ -14,6 +14,7 @@ export const SEQUEL_ELEMENT_NAMES = Object.freeze({
   quantised: 'attention-quantised-cache',
   bill: 'attention-kv-bill',
   traffic: 'attention-flash-traffic',
+  curve: 'attention-kv-curve',
 });
 
 /** The variants <attention-variant> runs. */

@@ -16,6 +16,7 @@ import {
   VARIANT_LABELS, VARIANT_PARTS, parseChoice, parseParts, parseWhole, requestFrom, variantRequest,
 } from './sequel-config.js';
 import { SequelElement } from './sequel-element-base.js';
+import { AttentionKvCurveElement } from './kv-curve-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
 import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
@@ -365,5 +366,8 @@ export const SEQUEL_ELEMENTS = Object.freeze({
   'attention-quantised-cache': AttentionQuantisedCacheElement,
   'attention-kv-bill': AttentionKvBillElement,
   'attention-flash-traffic': AttentionFlashTrafficElement,
+  'attention-kv-curve': AttentionKvCurveElement,
 });
+
+export { AttentionKvCurveElement };
 
