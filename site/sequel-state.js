@@ -15,10 +15,11 @@ export const SECTIONS = Object.freeze({
   mla: { id: 'variant-mla', attributes: ['d-latent'] },
   flash: { id: 'flash-tiles', attributes: ['block-rows', 'block-cols', 'mask', 'head'] },
   quant: { id: 'quantised-cache', attributes: ['bits', 'rotation', 'level', 'head'] },
+  traffic: { id: 'flash-traffic', attributes: ['token-count', 'head-dim', 'dtype-bytes', 'mask', 'block-rows', 'block-cols', 'sram-kib'] },
   bill: {
     id: 'kv-bill',
     attributes: ['preset', 'layers', 'n-heads', 'n-kv-heads', 'head-dim', 'd-latent', 'rope-dim', 'dtype-bytes',
-      'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib'],
+      'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib', 'sliding-window', 'local-layers'],
   },
 });
 

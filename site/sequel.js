@@ -59,8 +59,21 @@ function applyShared({ tokens, seed, x }) {
     setAttribute(element, 'seed', seed === undefined ? null : String(seed));
     setAttribute(element, 'x', x ? formatMatrix(x) : null);
   }
-  // The bill's toy runs on the same tokens.
+  // The bill's toy runs on the same tokens, and the toy's traffic counts them.
   setAttribute(byId(SECTIONS.bill.id), 'toy-tokens', tokens ? formatTokens(tokens) : null);
+  setAttribute(byId('flash-traffic-toy'), 'token-count', tokens ? String(tokens.length) : null);
+}
+
+/** The toy's traffic is billed for the tiles and mask the reader chose in the tiles' section. */
+function syncToyTraffic() {
+  const tiles = byId(SECTIONS.flash.id).result;
+  if (!tiles) return;
+  const toy = byId('flash-traffic-toy');
+  setAttribute(toy, 'token-count', String(tiles.token_count));
+  setAttribute(toy, 'head-dim', String(tiles.head_dim));
+  setAttribute(toy, 'block-rows', String(tiles.block_rows));
+  setAttribute(toy, 'block-cols', String(tiles.block_cols));
+  setAttribute(toy, 'mask', tiles.mask);
 }
 
 function applySections(sections) {
@@ -155,6 +168,7 @@ async function main() {
     return;
   }
   page.addEventListener('attention-change', (event) => {
+    if (event.target === byId(SECTIONS.flash.id)) syncToyTraffic();
     if (event.target === byId(SECTIONS.mla.id)) {
       setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', byId(SECTIONS.mla.id).getAttribute('d-latent'));
     }
@@ -164,7 +178,7 @@ async function main() {
     if (!writing) readHash();
   });
 
-  const elements = Object.values(SECTIONS).map(({ id }) => byId(id))
+  const elements = Object.values(SECTIONS).map(({ id }) => byId(id)).concat([byId('flash-traffic-toy')])
     .concat(LAYER_ELEMENT_IDS.map(byId)).filter((element, index, all) => all.indexOf(element) === index);
   await allComputed(elements);
   status.textContent = 'Every number below was computed just now, in this browser.';

@@ -19,9 +19,9 @@ export interface SequelChangeDetail {
 
 /** What every sequel element shares. */
 export interface SequelElement extends HTMLElement {
-  /** The answer shown (null before the first computation, or while a problem is shown). */
+  /** The answer the tables show: null before the first; after a refused value, the last that worked. */
   readonly result: SequelResult | null;
-  /** The problem shown instead of the tables, or null. */
+  /** What was refused, naming the attribute, or null. */
   readonly problem: string | null;
 }
 
@@ -33,11 +33,17 @@ export interface AttentionFlashTilesElement extends SequelElement {}
 export interface AttentionQuantisedCacheElement extends SequelElement {}
 /** <attention-kv-bill>: the KV-cache bill of a model shape next to the toy's. */
 export interface AttentionKvBillElement extends SequelElement {}
+/** <attention-flash-traffic>: FlashAttention's bill in bytes moved, naive against tiled. */
+export interface AttentionFlashTrafficElement extends SequelElement {}
+/** <attention-kv-curve>: one sequence's cache against the context length, with the memory left after the weights. */
+export interface AttentionKvCurveElement extends SequelElement {}
 
 export declare const AttentionVariantElement: { new (): AttentionVariantElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTilesElement: { new (): AttentionFlashTilesElement; readonly observedAttributes: string[] };
 export declare const AttentionQuantisedCacheElement: { new (): AttentionQuantisedCacheElement; readonly observedAttributes: string[] };
 export declare const AttentionKvBillElement: { new (): AttentionKvBillElement; readonly observedAttributes: string[] };
+export declare const AttentionKvCurveElement: { new (): AttentionKvCurveElement; readonly observedAttributes: string[] };
+export declare const AttentionFlashTrafficElement: { new (): AttentionFlashTrafficElement; readonly observedAttributes: string[] };
 
 /** Defines every sequel element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
 export function defineSequelElements(registry?: CustomElementRegistry): void;
@@ -48,5 +54,7 @@ declare global {
     'attention-flash-tiles': AttentionFlashTilesElement;
     'attention-quantised-cache': AttentionQuantisedCacheElement;
     'attention-kv-bill': AttentionKvBillElement;
+    'attention-flash-traffic': AttentionFlashTrafficElement;
+    'attention-kv-curve': AttentionKvCurveElement;
   }
 }

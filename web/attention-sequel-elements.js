@@ -1,7 +1,8 @@
 // attention-sequel-elements.js: the sequel's embeddable elements, in a module of their own so
 // that a page embedding the walkthrough's elements (attention-explainer.js) downloads none of
 // this. Importing it registers
-//   <attention-variant>, <attention-flash-tiles>, <attention-quantised-cache>, <attention-kv-bill>
+//   <attention-variant>, <attention-flash-tiles>, <attention-quantised-cache>, <attention-kv-bill>,
+//   <attention-flash-traffic>
 // which load the core's full build (the sequel's computations are not in the small embed build).
 //
 //   <script type="module" src="/attention/attention-sequel-elements.js"></script>
@@ -13,7 +14,8 @@ import { SEQUEL_ELEMENTS } from './elements/sequel/sequel-elements.js';
 
 export { createAttention } from './api/attention-api.js';
 export {
-  AttentionFlashTilesElement, AttentionKvBillElement, AttentionQuantisedCacheElement, AttentionVariantElement,
+  AttentionFlashTilesElement, AttentionFlashTrafficElement, AttentionKvBillElement, AttentionKvCurveElement,
+  AttentionQuantisedCacheElement, AttentionVariantElement,
 } from './elements/sequel/sequel-elements.js';
 
 /**

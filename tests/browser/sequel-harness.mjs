@@ -234,7 +234,7 @@ export function quantiseRows(rows, rotation, bits) {
 
 /** The bill of kv_bill.h, by hand. */
 export function billReference({ latent, layers, nKvHeads, headDim, dLatent, ropeDim, dtypeBytes, kvBits, scaleBytes = 4,
-  parameters, weightBytes, context, batch = 1, gpuGib = 80 }) {
+  parameters, weightBytes, context, batch = 1, gpuGib = 80, window = null, localLayers = 0 }) {
   let perTokenPerLayer;
   if (latent) {
     perTokenPerLayer = kvBits ? Math.ceil(((dLatent + ropeDim) * kvBits) / 8) + scaleBytes : (dLatent + ropeDim) * dtypeBytes;
@@ -242,7 +242,9 @@ export function billReference({ latent, layers, nKvHeads, headDim, dLatent, rope
     perTokenPerLayer = kvBits ? 2 * nKvHeads * (Math.ceil((headDim * kvBits) / 8) + scaleBytes) : 2 * nKvHeads * headDim * dtypeBytes;
   }
   const perToken = perTokenPerLayer * layers;
-  const perSequence = perToken * context;
+  // A layer with a sliding window caches at most `window` tokens; the others the whole context.
+  const local = window === null ? 0 : localLayers;
+  const perSequence = perTokenPerLayer * ((layers - local) * context + local * Math.min(context, window ?? context));
   const gpu = gpuGib * 2 ** 30;
   const weights = parameters * weightBytes;
   return {

@@ -238,10 +238,15 @@ describe('the sequel page against a float64 reference', () => {
   it('the bill: every published shape at its full context, and the sources shown', { timeout: TEST_TIMEOUT }, async () => {
     const presets = await readTable(page, 'kv-bill', 'bill-presets');
     const col = (label) => presets.columns.indexOf(label);
-    assert.deepEqual(presets.rows.map((row) => row.key), ['llama-2-7b', 'llama-3-8b', 'falcon-7b', 'deepseek-v2-lite', 'deepseek-v3']);
+    assert.deepEqual(presets.rows.map((row) => row.key), ['llama-2-7b', 'llama-3-8b', 'falcon-7b', 'deepseek-v2-lite', 'deepseek-v3',
+      'mistral-7b-v0.1', 'qwen2.5-7b', 'qwen3-8b', 'gemma-2-9b', 'gemma-3-27b', 'kimi-k2']);
     const kinds = presets.rows.map((row) => row.cells[col('attention')]);
-    assert.deepEqual(kinds, ['MHA', 'GQA', 'MQA', 'MLA', 'MLA']);
-    const weightBytes = { 'deepseek-v3': 1 };
+    assert.deepEqual(kinds, ['MHA', 'GQA', 'MQA', 'MLA', 'MLA', 'GQA', 'GQA', 'GQA', 'GQA', 'GQA', 'MLA']);
+    // FP8 weights as released; the others in 16 bits.
+    const weightBytes = { 'deepseek-v3': 1, 'kimi-k2': 1 };
+    // The windows as the published configurations give them (all layers of Mistral 7B v0.1,
+    // every other layer of Gemma 2, five local layers to one global of Gemma 3).
+    const windows = { 'mistral-7b-v0.1': [4096, 32], 'gemma-2-9b': [4096, 21], 'gemma-3-27b': [1024, 52] };
     for (const row of presets.rows) {
       const number = (label) => parsePrinted(row.cells[col(label)]);
       const latent = row.cells[col('attention')] === 'MLA';
@@ -249,14 +254,16 @@ describe('the sequel page against a float64 reference', () => {
       const bill = billReference({
         latent, layers: number('layers'), nKvHeads: latent ? 0 : number('K/V heads'), headDim: latent ? 0 : number('head_dim'),
         dLatent, ropeDim, dtypeBytes: 2, parameters: number('parameters'), weightBytes: weightBytes[row.key] ?? 2,
-        context: number('context, tokens'),
+        context: number('context, tokens'), window: windows[row.key]?.[0] ?? null, localLayers: windows[row.key]?.[1] ?? 0,
       });
+      const window = row.cells[col('sliding window')];
+      assert.deepEqual(window === '\u2014' ? null : parsePrinted(window), windows[row.key]?.[0] ?? null, `${row.label}: window`);
       assert.equal(number('bytes per token and layer'), bill.perTokenPerLayer, `${row.label}: bytes per token and layer`);
       assert.equal(number('bytes per sequence'), bill.perSequence, `${row.label}: bytes per sequence`);
       assert.equal(parsePrinted(row.cells.at(-1)), bill.concurrent, `${row.label}: sequences on 80 GiB`);
     }
     const hosts = await page.evaluate(() => [...document.getElementById('kv-bill').shadowRoot.querySelectorAll('.citations a')].map((a) => new URL(a.href).host));
-    assert.deepEqual(hosts, Array(5).fill('huggingface.co'), 'each preset cites its public configuration');
+    assert.deepEqual(hosts, Array(11).fill('huggingface.co'), 'each preset cites its public configuration');
   });
 
   it('the bill follows the reader: DeepSeek-V3 on a 640 GiB node, a 4-bit Llama cache', { timeout: TEST_TIMEOUT }, async () => {

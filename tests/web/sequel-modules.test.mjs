@@ -104,3 +104,18 @@ describe('the sequel page\u2019s hash', () => {
     assert.equal(Math.fround(Number(state.shortestFloat32(Math.fround(1 / 3)))), Math.fround(1 / 3));
   });
 });
+
+describe('a refusal in the reader\u2019s words', () => {
+  it('names the field by its label, and the core\u2019s other names by theirs', async () => {
+    const { readerMessage, parseWindow } = await import('../../web/elements/sequel/sequel-config.js');
+    const labels = { 'n-kv-heads': 'K/V heads', n_kv_heads: 'K/V heads', n_heads: 'query heads' };
+    assert.equal(readerMessage('n-kv-heads attribute: must divide n_heads (30) into groups of equal size; 8 does not', labels),
+      'K/V heads: must divide query heads (30) into groups of equal size; 8 does not.');
+    assert.equal(readerMessage('n_kv_heads: must divide n_heads (30)', labels), 'K/V heads: must divide query heads (30).');
+    // Without a label (an element without controls) the attribute's name stays, for the author.
+    assert.equal(readerMessage('seed attribute: "x" is not a whole number', labels), 'seed attribute: "x" is not a whole number.');
+    assert.equal(parseWindow('sliding-window', 'none'), null);
+    assert.equal(parseWindow('sliding-window', '4096'), 4096);
+    assert.throws(() => parseWindow('sliding-window', '4k'), /sliding-window attribute/u);
+  });
+});

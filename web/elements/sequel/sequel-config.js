@@ -13,6 +13,8 @@ export const SEQUEL_ELEMENT_NAMES = Object.freeze({
   flash: 'attention-flash-tiles',
   quantised: 'attention-quantised-cache',
   bill: 'attention-kv-bill',
+  traffic: 'attention-flash-traffic',
+  curve: 'attention-kv-curve',
 });
 
 /** The variants <attention-variant> runs. */
@@ -75,6 +77,10 @@ export function parseParts(attribute, text, allowed) {
 }
 
 const text = (attribute, value) => String(value).trim();
+/** A sliding window in tokens, or "none": no window, every layer caches the whole context. */
+export function parseWindow(attribute, value) {
+  return String(value).trim() === 'none' ? null : parseWhole(attribute, value);
+}
 const matrix = (attribute, value) => parseMatrix(attribute, value);
 const tokens = (attribute, value) => parseTokens(value);
 
@@ -115,6 +121,15 @@ export const REQUEST_ATTRIBUTES = Object.freeze({
     rotation: { key: 'rotation', parse: text },
     mask: { key: 'mask', parse: text },
   },
+  traffic: {
+    'token-count': { key: 'token_count', parse: parseWhole },
+    'head-dim': { key: 'head_dim', parse: parseWhole },
+    'dtype-bytes': { key: 'dtype_bytes', parse: parseWhole },
+    mask: { key: 'mask', parse: text },
+    'block-rows': { key: 'block_rows', parse: parseWhole },
+    'block-cols': { key: 'block_cols', parse: parseWhole },
+    'sram-kib': { key: 'sram_kib', parse: parseDecimal },
+  },
   bill: {
     preset: { key: 'preset', parse: text },
     layers: { key: 'layers', parse: parseWhole },
@@ -131,6 +146,8 @@ export const REQUEST_ATTRIBUTES = Object.freeze({
     'context-length': { key: 'context_length', parse: parseWhole },
     batch: { key: 'batch', parse: parseWhole },
     'gpu-memory-gib': { key: 'gpu_memory_gib', parse: parseDecimal },
+    'sliding-window': { key: 'sliding_window', parse: parseWindow },
+    'local-layers': { key: 'local_layers', parse: parseWhole },
   },
 });
 
@@ -201,4 +218,18 @@ export function rewordCoreError(message, specs, isSet) {
   const where = [...indices.matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]) + 1);
   const place = where.length === 0 ? '' : where.length === 1 ? `, item ${where[0]}` : `, row ${where[0]}, column ${where[1]}`;
   return `${attribute} attribute${place}: ${detail}`;
+}
+
+/**
+ * A problem in a reader's words: "n-kv-heads attribute: must divide n_heads (30) …" with the
+ * form's labels ({'n-kv-heads': 'K/V heads', n_heads: 'query heads'}) becomes "K/V heads: must
+ * divide query heads (30) …". Names without a label are kept.
+ * @param {string} problem
+ * @param {Record<string, string>} labels  attribute or the core's member -> the field's label
+ */
+export function readerMessage(problem, labels) {
+  let said = String(problem).replace(/^([a-z-]+) attribute(, [^:]*)?: /u,
+    (whole, attribute, place) => (labels[attribute] ? `${labels[attribute]}${place ?? ''}: ` : whole));
+  said = said.replace(/\b[a-z]+(?:_[a-z]+)+\b/gu, (name) => labels[name] ?? name);
+  return /[.!?]$/u.test(said) ? said : `${said}.`;
 }

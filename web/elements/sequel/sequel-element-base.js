@@ -13,7 +13,7 @@
 import { createAttention } from '../../api/attention-api.js';
 import { ConfigError } from '../element-config.js';
 import { adoptStyles } from '../element-styles.js';
-import { rewordCoreError } from './sequel-config.js';
+import { readerMessage, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import { WorkingRegistry } from '../../views/sequel/working.js';
 
@@ -56,9 +56,11 @@ export class SequelElement extends ElementBase {
   #attention = null;
   #result = null;
   #problem = null;
+  #lastGood = null;  // the last result drawn: a refused value leaves its tables in place
   #queued = false;
   #warned = '';
   #controlNodes = null;  // attribute -> {spec, input | inputs}
+  #lastChanged = null;   // the control the reader changed last: a refusal it caused is shown there
 
   constructor() {
     super();
@@ -89,9 +91,12 @@ export class SequelElement extends ElementBase {
     this.workings = new WorkingRegistry(this.#body);
   }
 
-  /** The core's last answer this element shows (null before the first, or while a problem is shown). */
+  /**
+   * The core's answer the tables show: the last one that worked. A refused value keeps the
+   * tables of the last good one (and this with them); null only before the first answer.
+   */
   get result() {
-    return this.#result;
+    return this.#result ?? this.#lastGood;
   }
 
   /** The problem shown instead of the tables, or null. */
@@ -139,6 +144,7 @@ export class SequelElement extends ElementBase {
   controlSpecs() { return []; }
   /** A reader changed a control: by default the attribute follows (an empty value removes it). */
   controlChanged(spec, value) {
+    this.#lastChanged = spec.attribute;
     if (value === '' || value === null) this.removeAttribute(spec.attribute);
     else this.setAttribute(spec.attribute, value);
   }
@@ -169,12 +175,18 @@ export class SequelElement extends ElementBase {
     const doc = this.ownerDocument;
     this.#result = result;
     this.#problem = problem;
+    if (result) this.#lastGood = result;
+    const field = problem ? this.#fieldOf(problem) : null;
     if (problem) {
+      // In the reader's words: the field's label, not the attribute's name.
+      const said = readerMessage(problem, this.#labels());
+      const kept = Boolean(this.#lastGood);
       const strong = doc.createElement('strong');
-      strong.textContent = `<${this.localName}> not shown. `;
-      this.#message.replaceChildren(strong, problem);
-      this.#message.hidden = false;
-      this.#body.hidden = true;
+      strong.textContent = kept ? 'Not used. ' : 'Nothing to show yet. ';
+      this.#message.replaceChildren(strong, said, kept ? ' The tables keep the last figures that worked.' : '');
+      // A field of the form shows its own message instead (#syncControls); the box says the rest.
+      this.#message.hidden = Boolean(field);
+      this.#body.hidden = !kept;
       if (this.#warned !== problem) {
         this.#warned = problem;
         console.warn(`${this.describe()}: ${problem}`);
@@ -190,8 +202,35 @@ export class SequelElement extends ElementBase {
       for (const node of this.#body.querySelectorAll('details')) if (unfolded.has(node.dataset.part)) node.open = true;
       this.workings.restore();
     }
-    if (this.#controlNodes) this.#syncControls(result);
+    if (this.#controlNodes) this.#syncControls(this.#result ?? this.#lastGood, field);
     this.dispatchEvent(new CustomEvent(SEQUEL_CHANGE_EVENT, { bubbles: true, composed: true, detail: { result, problem } }));
+  }
+
+  // The labels of the shown controls by attribute, and by the core's name for the same figure.
+  #labels() {
+    const labels = {};
+    if (!this.#controlNodes) return labels;
+    const specs = this.requestSpecs;
+    for (const [attribute, { spec }] of this.#controlNodes) {
+      labels[attribute] = spec.label;
+      if (specs[attribute]) labels[specs[attribute].key] = spec.label;
+    }
+    return labels;
+  }
+
+  // The control whose attribute a problem names, when the controls are shown.
+  #fieldOf(problem) {
+    if (!this.#controlNodes || this.#controls.hidden) return null;
+    const said = readerMessage(problem, this.#labels());
+    for (const [attribute, nodes] of this.#controlNodes) {
+      if (problem.startsWith(`${attribute} attribute`)) return { attribute, nodes, text: said };
+    }
+    // A figure the reader left alone refuses the one they changed ("K/V heads: must divide query
+    // heads (30)…" after query heads became 30): said at the changed field, with its value.
+    const changed = this.#lastChanged && this.#controlNodes.get(this.#lastChanged);
+    const value = changed && this.getAttribute(this.#lastChanged);
+    if (changed && value !== null) return { attribute: this.#lastChanged, nodes: changed, text: `${value} is not used. ${said}` };
+    return null;
   }
 
   #buildControls() {
@@ -227,7 +266,7 @@ export class SequelElement extends ElementBase {
         const onChange = () => this.controlChanged(spec, boxes.filter((box) => box.checked).map((box) => box.value).join(','));
         for (const box of boxes) box.addEventListener('change', onChange);
         this.#controls.append(fieldLabel);
-        this.#controlNodes.set(spec.attribute, { spec, inputs: boxes });
+        this.#controlNodes.set(spec.attribute, { spec, inputs: boxes, holder: fieldLabel });
         continue;
       } else {
         input = doc.createElement('input');
@@ -246,13 +285,14 @@ export class SequelElement extends ElementBase {
       input.addEventListener('change', () => this.controlChanged(spec, input.value.trim()));
       label.append(text, ' ', input);
       this.#controls.append(label);
-      this.#controlNodes.set(spec.attribute, { spec, input });
+      this.#controlNodes.set(spec.attribute, { spec, input, holder: label });
     }
   }
 
-  #syncControls(result) {
+  #syncControls(result, field) {
     const active = this.shadowRoot.activeElement;
-    for (const [attribute, { spec, input, inputs }] of this.#controlNodes) {
+    for (const [attribute, { spec, input, inputs, holder }] of this.#controlNodes) {
+      this.#fieldMessage(holder, input, field?.attribute === attribute ? field.text : null);
       const attributeValue = this.getAttribute(attribute);
       if (inputs) {
         const chosen = attributeValue !== null
@@ -264,8 +304,8 @@ export class SequelElement extends ElementBase {
       if (spec.type === 'select') {
         const options = typeof spec.options === 'function' ? (result ? spec.options(result) : null) : spec.options;
         if (options) {
-          const current = [...input.options].map((option) => option.value).join('\u0000');
-          if (current !== options.map(([value]) => value).join('\u0000')) {
+          const current = [...input.options].map((option) => `${option.value}\u0001${option.textContent}`).join('\u0000');
+          if (current !== options.map((option) => option.join('\u0001')).join('\u0000')) {
             input.replaceChildren(...options.map(([value, caption]) => {
               const option = this.ownerDocument.createElement('option');
               option.value = value;
@@ -278,7 +318,7 @@ export class SequelElement extends ElementBase {
       if (spec.max && result) input.max = String(spec.max(result));
       input.disabled = Boolean(result && spec.disabled?.(result));
       // The field whose attribute the problem names is marked.
-      if (this.#problem?.startsWith(`${attribute} attribute`)) input.setAttribute('aria-invalid', 'true');
+      if (this.#problem?.startsWith(`${attribute} attribute`) || field?.attribute === attribute) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
       if (input === active) continue;
       const value = attributeValue ?? (result ? spec.value(result) : '');
@@ -290,5 +330,24 @@ export class SequelElement extends ElementBase {
       }
       input.value = value ?? '';
     }
+  }
+
+  // The message under a refused field (role alert, so it is heard), tied to it by aria-describedby.
+  #fieldMessage(holder, input, text) {
+    let note = holder.nextElementSibling?.classList.contains('field-message') ? holder.nextElementSibling : null;
+    if (!text) {
+      note?.remove();
+      input?.removeAttribute('aria-describedby');
+      return;
+    }
+    if (!note) {
+      note = this.ownerDocument.createElement('p');
+      note.className = 'field-message';
+      note.setAttribute('role', 'alert');
+      note.id = `field-message-${holder.querySelector('[data-control]')?.dataset.control ?? 'field'}`;
+      holder.after(note);
+    }
+    note.textContent = text;
+    input?.setAttribute('aria-describedby', note.id);
   }
 }

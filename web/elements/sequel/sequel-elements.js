@@ -4,6 +4,7 @@
 //   <attention-flash-tiles>      FlashAttention's tiles with their running max, sum and rescale
 //   <attention-quantised-cache>  the KV cache rotated and rounded to a few bits, and its errors
 //   <attention-kv-bill>          the KV-cache bill of a model shape next to the toy's
+//   <attention-flash-traffic>    FlashAttention's bill in bytes moved, naive against tiled
 // Each reads its attributes (sequel-config.js), asks the core, and draws the answer with the
 // sequel views. Their state is their attributes: a reader's change in the controls sets the
 // attribute, so a page can save and restore an element by its attributes alone.
@@ -15,8 +16,10 @@ import {
   VARIANT_LABELS, VARIANT_PARTS, parseChoice, parseParts, parseWhole, requestFrom, variantRequest,
 } from './sequel-config.js';
 import { SequelElement } from './sequel-element-base.js';
+import { AttentionKvCurveElement } from './kv-curve-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
+import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
 
 const headOptions = (count) => Array.from({ length: count }, (_, h) => [String(h), `head ${h}`]);
@@ -115,6 +118,54 @@ export class AttentionFlashTilesElement extends SequelElement {
   }
 }
 
+export class AttentionFlashTrafficElement extends SequelElement {
+  static observedAttributes = ['controls', ...Object.keys(REQUEST_ATTRIBUTES.traffic)];
+
+  get requestSpecs() {
+    return REQUEST_ATTRIBUTES.traffic;
+  }
+
+  compute(attention, read) {
+    return attention.flashTraffic(requestFrom(REQUEST_ATTRIBUTES.traffic, read));
+  }
+
+  renderResult(doc, traffic) {
+    return renderFlashTraffic(doc, this.workings, traffic);
+  }
+
+  controlSpecs() {
+    const number = (attribute, label, key, options = {}) => ({
+      attribute, label, type: 'number', min: 1, value: (t) => (t[key] === null ? '' : String(t[key])), ...options,
+    });
+    return chosenControls(this, [
+      number('token-count', 'tokens T', 'token_count', { inputClass: 'wide' }),
+      number('head-dim', 'head_dim', 'head_dim'),
+      {
+        attribute: 'dtype-bytes', label: 'bytes per value', type: 'select',
+        options: [['4', '4 (float32)'], ['2', '2 (float16)'], ['1', '1 (8-bit)']], value: (t) => String(t.dtype_bytes),
+      },
+      {
+        attribute: 'mask', label: 'mask', type: 'select', options: [['causal', 'causal'], ['none', 'none']], value: (t) => t.mask,
+      },
+      {
+        ...number('sram-kib', 'on-chip memory, KiB (empty: none)', 'sram_bytes', { step: 'any' }),
+        value: (t) => (t.sram_bytes === null ? '' : String(t.sram_bytes / 1024)),
+      },
+      number('block-rows', 'queries per tile (empty: largest)', 'block_rows'),
+      number('block-cols', 'keys per tile (empty: largest)', 'block_cols'),
+    ]);
+  }
+
+  controlChanged(spec, value) {
+    // New memory or a new shape: the largest tiles that fit are chosen again.
+    if (['sram-kib', 'token-count', 'head-dim', 'dtype-bytes'].includes(spec.attribute) && this.hasAttribute('sram-kib')) {
+      this.removeAttribute('block-rows');
+      this.removeAttribute('block-cols');
+    }
+    super.controlChanged(spec, value);
+  }
+}
+
 export class AttentionQuantisedCacheElement extends SequelElement {
   static observedAttributes = ['controls', 'level', ...Object.keys(REQUEST_ATTRIBUTES.quantised)];
 
@@ -175,6 +226,8 @@ export class AttentionQuantisedCacheElement extends SequelElement {
 
 // The model shape's attributes, the ones a change of preset clears.
 const SHAPE_ATTRIBUTES = Object.keys(REQUEST_ATTRIBUTES.bill).filter((name) => name !== 'preset');
+// The figures that make a published model what it is; changing one makes it the reader's shape.
+const MODEL_FIGURES = ['layers', 'n_heads', 'n_kv_heads', 'head_dim', 'd_latent', 'rope_dim', 'parameters', 'sliding_window', 'local_layers'];
 const KIND_ATTRIBUTES = { kv: ['n-kv-heads', 'head-dim'], latent: ['d-latent', 'rope-dim'] };
 // Starting values when a reader switches a shape to the other kind of cache.
 const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'rope-dim': '64' } };
@@ -196,7 +249,15 @@ export class AttentionKvBillElement extends SequelElement {
       const { method, request } = variantRequest(variant, variant === 'mla' && latent !== undefined ? { ...layer, d_latent: latent } : layer);
       return attention[method](request).bill;
     };
-    const result = { model, presets, parts: BILL_PARTS.filter((part) => parts.includes(part)), toy: toyBill(toyKind) };
+    // A preset whose figures the reader changed is no longer that model: it is named as theirs.
+    // The context, batch, GPU and number formats are how it is served, not which model it is.
+    const preset = presets.find((entry) => entry.name === model.preset);
+    const figure = (shape, key) => (key === 'local_layers' && shape.sliding_window === null ? null : shape[key] ?? null);
+    const edited = Boolean(preset) && MODEL_FIGURES.some((key) => figure(preset, key) !== figure(model, key));
+    const modelName = model.preset === null ? 'your shape' : edited ? `your shape, from ${model.label}` : model.label;
+    const result = {
+      model, presets, edited, modelName, parts: BILL_PARTS.filter((part) => parts.includes(part)), toy: toyBill(toyKind),
+    };
     if (parts.includes('variants')) result.variants = Object.fromEntries(VARIANTS.map((variant) => [variant, toyBill(variant)]));
     if (parts.includes('presets')) {
       result.presetBills = presets.map((preset) => ({ preset, bill: attention.kvBill({ preset: preset.name }) }));
@@ -208,7 +269,7 @@ export class AttentionKvBillElement extends SequelElement {
     const nodes = [];
     for (const part of result.parts) {
       if (part === 'variants') nodes.push(renderVariantBills(doc, this.workings, result.variants));
-      if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets));
+      if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets, result.modelName));
       if (part === 'presets') nodes.push(renderPresetBills(doc, this.workings, result.presetBills));
     }
     return nodes;
@@ -222,7 +283,8 @@ export class AttentionKvBillElement extends SequelElement {
     return chosenControls(this, [
       {
         attribute: 'preset', label: 'model', type: 'select', className: 'preset-control',
-        options: ({ presets }) => [['', 'your own shape'], ...presets.map((preset) => [preset.name, `${preset.label} (${preset.attention})`])],
+        options: ({ presets, model, edited }) => [['', 'your own shape'], ...presets.map((preset) => [
+          preset.name, edited && preset.name === model.preset ? `your shape, from ${preset.label}` : `${preset.label} (${preset.attention})`])],
         value: ({ model }) => model.preset ?? '',
       },
       {
@@ -253,11 +315,23 @@ export class AttentionKvBillElement extends SequelElement {
       shapeNumber('context-length', 'context, tokens', 'context_length', { inputClass: 'wide' }),
       shapeNumber('batch', 'batch', 'batch'),
       shapeNumber('gpu-memory-gib', 'GPU memory, GiB', 'gpu_memory_gib', { step: 'any' }),
+      shapeNumber('sliding-window', 'sliding window, tokens (empty: none)', 'sliding_window', { inputClass: 'wide' }),
+      shapeNumber('local-layers', 'layers with the window', 'local_layers', {
+        min: 0, value: ({ model }) => (model.sliding_window === null ? '' : String(model.local_layers)),
+        disabled: ({ model }) => model.sliding_window === null,
+      }),
     ]);
   }
 
   controlChanged(spec, value) {
     const model = this.result?.model;
+    if (spec.attribute === 'sliding-window' && value === '') {
+      // An emptied window means none; a preset's own window would otherwise come back.
+      this.removeAttribute('local-layers');
+      if (this.hasAttribute('preset')) this.setAttribute('sliding-window', 'none');
+      else this.removeAttribute('sliding-window');
+      return;
+    }
     if (spec.attribute === 'preset') {
       for (const name of SHAPE_ATTRIBUTES) this.removeAttribute(name);
       super.controlChanged(spec, value);
@@ -291,5 +365,9 @@ export const SEQUEL_ELEMENTS = Object.freeze({
   'attention-flash-tiles': AttentionFlashTilesElement,
   'attention-quantised-cache': AttentionQuantisedCacheElement,
   'attention-kv-bill': AttentionKvBillElement,
+  'attention-flash-traffic': AttentionFlashTrafficElement,
+  'attention-kv-curve': AttentionKvCurveElement,
 });
+
+export { AttentionKvCurveElement };
 

@@ -69,10 +69,30 @@ details[open] > summary { margin-bottom: 0.5em; }
 .controls input[type="checkbox"] { all: revert; accent-color: var(--accent); margin: 0; }
 .controls input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .controls input[aria-invalid="true"] { border-color: var(--attention-alert-rule, #b35c00); background: var(--attention-alert, #fff4e5); }
+.controls .field-message {
+  flex-basis: 100%; margin: -0.3em 0 0.2em; padding: 0.2em 0.5em; font-size: 0.9em;
+  color: var(--attention-alert-text, #8a3b00); border-left: 3px solid var(--attention-alert-rule, #b35c00);
+}
 .controls .control-note { flex-basis: 100%; color: var(--muted); font-size: 0.9em; margin: 0; }
 .citations { margin: 0.4em 0 0; padding-left: 1.2em; font-size: 0.9em; }
 .citations li { margin: 0 0 0.35em; }
 a { color: var(--accent); overflow-wrap: anywhere; }
+
+/* uPlot's own rules (uPlot.min.css), the ones this plot uses. */
+.uplot, .uplot *, .uplot *::before, .uplot *::after { box-sizing: border-box; }
+.uplot { font-family: inherit; line-height: 1.5; width: min-content; }
+.u-wrap { position: relative; user-select: none; }
+.u-over, .u-under { position: absolute; }
+.u-under { overflow: hidden; }
+.uplot canvas { display: block; position: relative; width: 100%; height: 100%; }
+.u-axis { position: absolute; }
+.u-select { background: rgba(0, 0, 0, 0.07); position: absolute; pointer-events: none; }
+.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off { display: none; }
+.curve { margin: 0 0 0.8em; max-width: 100%; overflow-x: auto; }
+.curve-plot { background: #ffffff; border-radius: 4px; }
+.curve-key { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.4em 0; padding: 0; list-style: none; font-size: 0.9em; }
+.curve-key .swatch { display: inline-block; width: 1.6em; margin-right: 0.4em; border-top: 3px solid; vertical-align: middle; }
+.crossings { margin: 0 0 0.8em; padding-left: 1.2em; }
 a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 `;
 

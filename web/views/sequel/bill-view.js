@@ -58,11 +58,20 @@ export function billRows(sample, { toy = false } = {}) {
     },
     { key: 'context_length', label: toy ? 'tokens (the context)' : 'context length, tokens', cell: (b) => ({ text: count(b.context_length) }) },
     {
+      key: 'sliding_window',
+      label: 'sliding window, tokens',
+      cell: (b) => (b.sliding_window === null
+        ? { text: 'none', number: false }
+        : { text: count(b.sliding_window), unit: `on ${count(b.local_layers)} of ${count(b.layers)} layers` }),
+    },
+    {
       key: 'bytes_per_sequence',
       label: toy ? 'bytes for these tokens' : 'bytes per sequence',
       cell: (b) => bytesCell(b.bytes_per_sequence, () => ({
         title: `bytes per sequence, ${named(b)}`,
-        lines: ['bytes per token \u00b7 context length', `${count(b.bytes_per_token)} \u00b7 ${count(b.context_length)}`, count(b.bytes_per_sequence)],
+        lines: b.sequence_formula
+          ? [b.sequence_formula, b.sequence_working]
+          : ['bytes per token \u00b7 context length', `${count(b.bytes_per_token)} \u00b7 ${count(b.context_length)}`, count(b.bytes_per_sequence)],
       })),
     },
     { key: 'batch', label: 'sequences in the batch', cell: (b) => ({ text: count(b.batch) }) },
@@ -119,6 +128,16 @@ export function billRows(sample, { toy = false } = {}) {
         }),
       }),
     },
+    {
+      key: 'max_context_tokens',
+      label: 'longest context that fits, tokens',
+      cell: (b) => (b.max_context_tokens === null || b.max_context_tokens === undefined
+        ? { text: 'any', number: false, working: b.max_context_working ? () => ({ title: `longest context, ${named(b)}`, lines: [b.max_context_working] }) : undefined }
+        : {
+          text: count(b.max_context_tokens),
+          working: () => ({ title: `the longest context of ${count(b.batch)} sequence${b.batch === 1 ? '' : 's'} that fits, ${named(b)}`, lines: [b.max_context_working] }),
+        }),
+    },
   ];
   const toyKeys = ['cached_values_per_token_per_layer', 'cache_type', 'formula', 'bytes_per_token_per_layer', 'context_length', 'bytes_per_sequence'];
   return toy ? all.filter((row) => toyKeys.includes(row.key)) : all;
@@ -168,8 +187,7 @@ export function renderVariantBills(doc, registry, toys) {
  * @param {object} model  kvBill's answer for the model
  * @param {object[]} presets  modelPresets()
  */
-export function renderComparison(doc, registry, toy, model, presets) {
-  const modelName = model.label ?? 'your shape';
+export function renderComparison(doc, registry, toy, model, presets, modelName = model.label ?? 'your shape') {
   const table = billTable(doc, registry, {
     name: 'bill-compare',
     caption: `The same formula for the toy and for ${modelName}`,
@@ -180,7 +198,9 @@ export function renderComparison(doc, registry, toy, model, presets) {
   const notes = [];
   const preset = presets.find((entry) => entry.name === model.preset);
   if (preset) {
-    const source = paragraph(doc, 'note citation', `${preset.label}\u2019s shape is from its public configuration: `,
+    const source = paragraph(doc, 'note citation', modelName === preset.label
+      ? `${preset.label}\u2019s shape is from its public configuration: `
+      : `Your shape starts from ${preset.label}\u2019s public configuration: `,
       link(doc, preset.citation, preset.citation), '.');
     notes.push(source);
   }
@@ -207,12 +227,14 @@ export function renderPresetBills(doc, registry, entries) {
       { text: bill.head_dim === null ? '\u2014' : count(bill.head_dim), hidden: bill.head_dim === null ? 'does not apply' : undefined },
       { text: bill.d_latent === null ? '\u2014' : `${count(bill.d_latent)} + ${count(bill.rope_dim)}`, hidden: bill.d_latent === null ? 'does not apply' : undefined },
       { text: count(bill.parameters) },
+      bill.sliding_window === null
+        ? { text: '\u2014', hidden: 'no window' }
+        : { text: count(bill.sliding_window), unit: `${count(bill.local_layers)} of ${count(bill.layers)} layers` },
       bytesCell(bill.bytes_per_token_per_layer, () => ({ title: `bytes per token and layer, ${preset.label}`, lines: [bill.formula, bill.working] })),
       { text: count(bill.context_length) },
       bytesCell(bill.bytes_per_sequence, () => ({
         title: `one sequence of ${count(bill.context_length)} tokens, ${preset.label}`,
-        lines: ['bytes per token and layer \u00b7 layers \u00b7 context length',
-          `${count(bill.bytes_per_token_per_layer)} \u00b7 ${count(bill.layers)} \u00b7 ${count(bill.context_length)}`, count(bill.bytes_per_sequence)],
+        lines: [bill.sequence_formula, bill.sequence_working],
       })),
       {
         text: count(bill.concurrent_sequences),
@@ -229,7 +251,7 @@ export function renderPresetBills(doc, registry, entries) {
     name: 'bill-presets',
     caption: `Published models at their full context (weights and cache on one ${gib} GiB GPU)`,
     corner: 'model',
-    columns: ['attention', 'layers', 'query heads', 'K/V heads', 'head_dim', 'latent + RoPE key', 'parameters',
+    columns: ['attention', 'layers', 'query heads', 'K/V heads', 'head_dim', 'latent + RoPE key', 'parameters', 'sliding window',
       'bytes per token and layer', 'context, tokens', 'bytes per sequence', `sequences that fit on ${gib} GiB`],
     rows,
   });
