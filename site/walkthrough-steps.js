@@ -10,6 +10,7 @@ import {
 import { renderShadeLegend } from '../web/views/render-tables.js';
 import { renderDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
+import { maskSummary } from '../web/views/step-views.js';
 
 // Decimals as the article prints them.
 export const DECIMALS = Object.freeze({
@@ -220,14 +221,12 @@ function renderScale(doc, trace, slots) {
   }));
 }
 
-/** The caption of a masked table: what the mask wrote where a token may not look. */
+/**
+ * The caption of a masked table: what the mask wrote where a token may not look, as the trace
+ * says (its hidden cells and what they hold), whatever the mask is called.
+ */
 export function maskedCaption(trace, prefix) {
-  const what = {
-    causal: '\u2212\u221e where a token may not look',
-    none: 'no mask, every token sees every token',
-    causal_zero: '0 (not \u2212\u221e) where a token may not look',
-  }[trace.mask] ?? trace.mask;
-  return `${prefix}${what}`;
+  return `${prefix}${maskSummary(trace)}`;
 }
 
 function renderMask(doc, trace, slots) {

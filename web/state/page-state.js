@@ -9,6 +9,7 @@
 //   #tokens=the%20cat&q=[[1.1,-0.8],[…]]&k=…&v=…&mask=causal&scale=sqrt_d&seed=1&step=2
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
+import { DEFAULT_VARIANT, MASK_NAMES, SCALE_NAMES } from './variant-names.js';
 import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
@@ -23,8 +24,9 @@ export const PAGE_LIMITS = Object.freeze({
   maxSeed: 2 ** 32 - 1,
 });
 
-export const MASKS = Object.freeze(['causal', 'none', 'causal_zero']);
-export const SCALES = Object.freeze(['sqrt_d', 'd', 'none']);
+/** The core's mask and scale names (variant-names.js, checked against attention.vocabulary()). */
+export const MASKS = MASK_NAMES;
+export const SCALES = SCALE_NAMES;
 /** The stops of the step-through, in order: the inputs, steps 1 to 5, and step 6. */
 export const WALK_STEPS = Object.freeze(['inputs', 'score', 'scale', 'mask', 'softmax', 'mix', 'demo']);
 export const MATRICES = Object.freeze(['q', 'k', 'v']);
@@ -94,7 +96,7 @@ export function articleState(example) {
   const short = (matrix) => matrix.map((row) => row.map(shortestFloat32));
   return copyState({
     tokens: example.tokens, q: short(example.q), k: short(example.k), v: short(example.v),
-    mask: 'causal', scale: 'sqrt_d', seed: 1, step: null,
+    ...DEFAULT_VARIANT, seed: 1, step: null,
   });
 }
 
