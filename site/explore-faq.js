@@ -11,7 +11,7 @@ import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
 import { tableSlot } from '../web/views/table-block.js';
 import {
-  DECIMALS, describeWeight, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
+  DECIMALS, describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
 } from './walkthrough-steps.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 
@@ -107,7 +107,7 @@ export function createFaq(doc, session) {
         shade: true,
       }));
       const legend = shadeLegend(doc);
-      if (trace.mask === 'causal_zero') {
+      if (hasZeroedCells(trace)) {
         const item = element(doc, 'li');
         const swatch = element(doc, 'span', 'swatch zeroed');
         swatch.setAttribute('aria-hidden', 'true');

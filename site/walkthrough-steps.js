@@ -28,14 +28,17 @@ const fixed = (decimals) => (value) => formatFixed(value, decimals);
 export const isMaskedScore = (value) => value === -Infinity;
 
 /**
- * Whether the mask hid cell (i, j) by writing 0 there instead of −∞ (the FAQ's "causal_zero"):
- * the causal rule, later tokens are hidden, which the trace does not mark because the cell
- * holds an ordinary 0.
+ * Whether the mask hid cell (i, j) with a number a softmax still weighs (0 instead of −∞, the
+ * FAQ's mistake). The trace's `hidden` says which cells the mask hid, whatever the mask is
+ * called; the cell itself holds an ordinary 0, so its value alone cannot tell.
  */
-export const isZeroedByMask = (trace, i, j) => trace.mask === 'causal_zero' && j > i;
+export const isZeroedByMask = (trace, i, j) => Boolean(trace.hidden[i]?.[j]) && !isMaskedScore(trace.masked[i][j]);
+
+/** Whether the mask hid any cell of the trace with 0 (the legend then explains the pattern). */
+export const hasZeroedCells = (trace) => trace.hidden.some((row, i) => row.some((_, j) => isZeroedByMask(trace, i, j)));
 
 // The cells of a trace's token × token table that the mask hid with 0, if it did.
-const zeroedCells = (trace) => (trace.mask === 'causal_zero' ? (i, j) => isZeroedByMask(trace, i, j) : undefined);
+const zeroedCells = (trace) => (hasZeroedCells(trace) ? (i, j) => isZeroedByMask(trace, i, j) : undefined);
 
 /**
  * Ties each sign of a worked sum to the number after it ("− 0.08" with a no-break space), so a
