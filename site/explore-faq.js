@@ -6,12 +6,12 @@
 import { maskRadios, scaleRadios } from './explore-controls.js';
 import { downloadButtons } from '../web/views/table-tools.js';
 import { renderArrows } from '../web/views/arrows.js';
-import { formatFixed } from '../web/views/format.js';
+import { DECIMALS, formatFixed } from '../web/views/format.js';
 import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
 import { tableSlot } from '../web/views/table-block.js';
 import {
-  DECIMALS, describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
+  describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
 } from './walkthrough-steps.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 

@@ -2,7 +2,9 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import { formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import {
+  DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector,
+} from '../web/views/format.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 import {
   componentLabels, fillSlot, fillText, paragraph, showVariant,
@@ -12,19 +14,8 @@ import { renderDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
 import { maskSummary } from '../web/views/step-views.js';
 
-// Decimals as the article prints them.
-export const DECIMALS = Object.freeze({
-  matrix: 3,        // Q, K, V, scores, scaled, masked
-  factor: 3,        // the factors of a worked dot product
-  product: 2,       // its products
-  workedScore: 2,   // and its sum
-  softmax: 4,       // exponentials, totals, weights, weighted values, out
-  vector: 3,        // vectors quoted in a sentence
-  split: 3,         // the shares quoted for the longer sentence
-});
 export const SHADE_LEVELS = 5;
 
-const fixed = (decimals) => (value) => formatFixed(value, decimals);
 export const isMaskedScore = (value) => value === -Infinity;
 
 /**

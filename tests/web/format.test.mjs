@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   MINUS, NEG_INFINITY, formatCompact, formatFixed, formatPercent, formatProduct,
-  formatSignedTerms, formatVector, shadeBands, shadeLevel,
+  formatSignedTerms, formatVector, shadeBands, shadeLevel, shortestFloat32,
 } from '../../web/views/format.js';
 
 describe('formatFixed', () => {
@@ -155,5 +155,24 @@ describe('shadeBands', () => {
 
   it('rejects a band count that is not a positive integer', () => {
     assert.throws(() => shadeBands(0), RangeError);
+  });
+});
+
+// Moved here from page-state.test.mjs and sequel-modules.test.mjs with the one helper both
+// pages now use (the sequel's returned the same digits as a string).
+describe('shortestFloat32', () => {
+  it('the shortest decimal of the same float32', () => {
+    assert.equal(shortestFloat32(0.30000001192092896), 0.3);
+    assert.equal(shortestFloat32(1e6), 1e6);
+    assert.equal(shortestFloat32(1.100000023841858), 1.1);
+    assert.equal(shortestFloat32(0.1), 0.1);
+    assert.equal(Math.fround(shortestFloat32(-0.123456789)), Math.fround(-0.123456789));
+    assert.equal(shortestFloat32(0.100000001), 0.1);
+    assert.equal(Math.fround(shortestFloat32(Math.fround(1 / 3))), Math.fround(1 / 3));
+  });
+
+  it('leaves non-finite values as they are', () => {
+    assert.equal(shortestFloat32(-Infinity), -Infinity);
+    assert.ok(Number.isNaN(shortestFloat32(NaN)));
   });
 });

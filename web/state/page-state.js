@@ -10,6 +10,7 @@
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
 import { DEFAULT_VARIANT, MASK_NAMES, SCALE_NAMES } from './variant-names.js';
+import { shortestFloat32 } from '../views/format.js';
 import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
@@ -70,21 +71,6 @@ function copyState(state) {
     k: copyRows(state.k),
     v: copyRows(state.v),
   };
-}
-
-/**
- * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012). The core
- * computes in float32 and hands back float32 values written with nine digits; the page keeps
- * the short form so that cells and links read the way the article prints its numbers.
- * @param {number} value
- */
-export function shortestFloat32(value) {
-  const single = Math.fround(value);
-  for (let digits = 1; digits < 17; digits += 1) {
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === single) return candidate;
-  }
-  return value;
 }
 
 /**

@@ -9,6 +9,17 @@ export const NEG_INFINITY = `${MINUS}\u221e`;
 /** A narrow no-break space between a number and its % sign, so the two never wrap apart. */
 const PERCENT_SPACE = '\u202f';
 
+/** Decimals as the article prints them, for the walkthrough's page and its elements alike. */
+export const DECIMALS = Object.freeze({
+  matrix: 3,        // Q, K, V, scores, scaled, masked
+  factor: 3,        // the factors of a worked dot product
+  product: 2,       // its products
+  workedScore: 2,   // and its sum
+  softmax: 4,       // exponentials, totals, weights, weighted values, out
+  vector: 3,        // vectors quoted in a sentence
+  split: 3,         // the shares quoted for the longer sentence
+});
+
 function checkDecimals(decimals) {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 20) {
     throw new RangeError(`decimals must be an integer from 0 to 20, got ${decimals}`);
@@ -31,6 +42,26 @@ export function formatFixed(value, decimals) {
   const text = Math.abs(value).toFixed(decimals);
   const roundsToZero = /^[0.]*$/.test(text);
   return value < 0 && !roundsToZero ? `${MINUS}${text}` : text;
+}
+
+/** formatFixed with its decimals bound: a table column's format. */
+export const fixed = (decimals) => (value) => formatFixed(value, decimals);
+
+/**
+ * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012). The core
+ * computes in float32 and hands back float32 values written with nine digits; the pages keep
+ * the short form so that cells and links read the way the article prints its numbers.
+ * Non-finite values come back unchanged.
+ * @param {number} value
+ * @returns {number}
+ */
+export function shortestFloat32(value) {
+  const single = Math.fround(value);
+  for (let digits = 1; digits < 17; digits += 1) {
+    const candidate = Number(value.toPrecision(digits));
+    if (Math.fround(candidate) === single) return candidate;
+  }
+  return value;
 }
 
 /**

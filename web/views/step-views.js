@@ -4,26 +4,15 @@
 // Every number comes from the trace; these functions only choose captions and formats.
 
 import { renderArrows } from './arrows.js';
-import { formatCompact, formatFixed } from './format.js';
+import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
+import { element } from './page-slots.js';
 import { renderMatrixTable, renderScrollable, renderShadeLegend } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
 
-/** Decimals as the walkthrough prints them. */
-export const DECIMALS = Object.freeze({
-  matrix: 3, factor: 3, product: 2, workedScore: 2, softmax: 4,
-});
 const SHADE_LEVELS = 5;
 
-const fixed = (decimals) => (value) => formatFixed(value, decimals);
 const isMaskedScore = (value) => value === -Infinity;
 const componentLabels = (letter, headDim) => Array.from({ length: headDim }, (_, c) => `${letter}${c}`);
-
-function element(doc, tag, className, text) {
-  const node = doc.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * Sets a mask <select> to `mask`, adding an option for a mask the core knows but the control
