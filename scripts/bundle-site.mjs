@@ -120,7 +120,10 @@ async function main() {
   for (const script of pageScripts(htmlFiles)) {
     jobs.push(bundle(path.join(SITE, script), path.join(out, script), out));
   }
-  for (const entry of [...WEB_ENTRIES, ...LAZY_MODULES]) {
+  // web/vendor/ re-exports npm packages from node_modules/, which the site does not carry: each
+  // is bundled in place, so the readable modules that import it work in the package as well.
+  const vendor = readdirSync(path.join(WEB, 'vendor')).filter((n) => n.endsWith('.js')).map((n) => `vendor/${n}`);
+  for (const entry of [...WEB_ENTRIES, ...LAZY_MODULES, ...vendor]) {
     jobs.push(bundle(path.join(WEB, entry), path.join(out, 'web', entry), out));
   }
   await Promise.all(jobs);

@@ -5,19 +5,14 @@
 
 import { element } from '../web/views/page-slots.js';
 import {
-  MASKS, PAGE_LIMITS, SCALES, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
+  PAGE_LIMITS, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
   withStep, withTokenRemoved, withTokenRenamed, withValuesFromPool,
 } from '../web/state/page-state.js';
 
-export const MASK_LABELS = Object.freeze({
-  causal: 'causal (\u2212\u221e)',
-  none: 'none, as in BERT',
-  causal_zero: 'causal with 0 instead of \u2212\u221e',
-});
-export const SCALE_LABELS = Object.freeze({
-  sqrt_d: '\u00f7 \u221ad\u2096',
-  d: '\u00f7 d\u2096',
-  none: 'none',
+// The variants of one kind as the core names and labels them (attention.vocabulary()).
+const choicesOf = (terms) => ({
+  values: terms.map((term) => term.name),
+  labels: Object.fromEntries(terms.map((term) => [term.name, term.label])),
 });
 
 let radioGroups = 0;  // gives every radio group on the page its own name
@@ -65,13 +60,13 @@ export function variantRadios(doc, { legend, values, labels, choose, kind }) {
 /** The mask and scale choices, bound to the session. */
 export function maskRadios(doc, session, legend = 'Mask') {
   return variantRadios(doc, {
-    legend, kind: 'mask', values: MASKS, labels: MASK_LABELS,
+    legend, kind: 'mask', ...choicesOf(session.vocabulary.masks),
     choose: (mask) => session.propose(withMask(session.state, mask)),
   });
 }
 export function scaleRadios(doc, session, legend = 'Scale the scores') {
   return variantRadios(doc, {
-    legend, kind: 'scale', values: SCALES, labels: SCALE_LABELS,
+    legend, kind: 'scale', ...choicesOf(session.vocabulary.scales),
     choose: (scale) => session.propose(withScale(session.state, scale)),
   });
 }

@@ -6,12 +6,12 @@
 import { maskRadios, scaleRadios } from './explore-controls.js';
 import { downloadButtons } from '../web/views/table-tools.js';
 import { renderArrows } from '../web/views/arrows.js';
-import { formatFixed } from '../web/views/format.js';
+import { DECIMALS, formatFixed } from '../web/views/format.js';
 import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
 import { tableSlot } from '../web/views/table-block.js';
 import {
-  DECIMALS, describeWeight, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
+  describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
 } from './walkthrough-steps.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 
@@ -24,7 +24,9 @@ const sameArrows = (a, b) => {
   return drawn(a) === drawn(b);
 };
 
-const MASK_NAMES = { causal: 'Causal mask', none: 'No mask', causal_zero: 'Causal mask with 0 instead of \u2212\u221e' };
+// "Mask: causal (−∞)": the core's label of the trace's mask (attention.vocabulary()).
+const maskCaption = (vocabulary, trace) =>
+  `Mask: ${vocabulary.masks.find((mask) => mask.name === trace.mask)?.label ?? trace.mask}`;
 
 /** The picture of a grid table as an SVG file, made from what the table shows. */
 export const gridDownloads = (doc, fileName) => (table) => downloadButtons(doc, {
@@ -59,7 +61,7 @@ export function createFaq(doc, session) {
   // Redraws the arrows view; when the same arrows are drawn again only their shapes change.
   function showArrows(trace) {
     const svg = renderArrows(doc, trace, { row: null, weightDecimals: DECIMALS.softmax });
-    const caption = `Arrows view \u00b7 ${MASK_NAMES[trace.mask] ?? trace.mask}: each token\u2019s arrows to the tokens it ` +
+    const caption = `Arrows view \u00b7 ${maskCaption(session.vocabulary, trace)}: each token\u2019s arrows to the tokens it ` +
       'can see, thicker for a larger weight; arrows above the line go back, below it forward.';
     if (arrows && arrows.caption === caption && doc.contains(arrows.svg) && sameArrows(arrows.svg, svg)) {
       // The same elements in the same order: copy the new geometry and titles across.
@@ -100,12 +102,12 @@ export function createFaq(doc, session) {
 
       gridSlot.show(weightsTable(trace, {
         name: 'live-grid',
-        caption: `${MASK_NAMES[trace.mask] ?? trace.mask} \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`,
+        caption: `${maskCaption(session.vocabulary, trace)} \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`,
         className: 'grid',
         shade: true,
       }));
       const legend = shadeLegend(doc);
-      if (trace.mask === 'causal_zero') {
+      if (hasZeroedCells(trace)) {
         const item = element(doc, 'li');
         const swatch = element(doc, 'span', 'swatch zeroed');
         swatch.setAttribute('aria-hidden', 'true');

@@ -4,14 +4,15 @@
 // head's tables next to the others. The layer follows the tokens, the seed, the mask and the
 // scale of the example above (not its Q, K and V cells: a head's Q, K and V are x · W here).
 
-import { fixed } from '../web/views/format.js';
+import { DECIMALS, fixed } from '../web/views/format.js';
+import { LAYER_DEFAULTS } from '../web/state/variant-names.js';
 import { componentLabels, element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { renderMatrixTable } from '../web/views/render-tables.js';
 import { buildTable, presentTable } from '../web/views/table-block.js';
-import { DECIMALS, describeWeight, weightsTable } from './walkthrough-steps.js';
+import { describeWeight, weightsTable } from './walkthrough-steps.js';
 
 /** The layer the article sketches. */
-export const LAYER_SHAPE = Object.freeze({ d_model: 16, n_heads: 4 });
+export const LAYER_SHAPE = Object.freeze({ d_model: LAYER_DEFAULTS.d_model, n_heads: LAYER_DEFAULTS.n_heads });
 
 
 /** Whether the layer must be computed again after a change of state. */

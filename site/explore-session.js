@@ -17,6 +17,8 @@ export class ExploreSession extends EventTarget {
     super();
     this.#attention = attention;
     this.article = attention.article();
+    /** The core's names, labels and defaults (attention.vocabulary()), read once. */
+    this.vocabulary = attention.vocabulary();
     /** The article's example as a state: what "reset" returns to. */
     this.articleState = articleState(this.article.two_words);
     /** @type {import('../web/state/page-state.js').PageState | null} */

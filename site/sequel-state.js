@@ -7,7 +7,7 @@
 // own box.
 
 import { parseMatrix, parseTokens, formatMatrix, formatTokens } from '../web/elements/element-config.js';
-import { shortestFloat32 as shortestFloat32Number } from '../web/views/format.js';
+import { shortestFloat32 } from '../web/views/format.js';
 
 /** The sections whose elements keep state, their element ids and the attributes kept. */
 export const SECTIONS = Object.freeze({
@@ -27,15 +27,6 @@ export const SECTIONS = Object.freeze({
 export const LAYER_ELEMENT_IDS = Object.freeze(['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache']);
 
 export const SHARED_KEYS = Object.freeze(['tokens', 'seed', 'x']);
-
-/**
- * The shortest decimal that is the same float32 as `value` (the core computes in float32, so
- * -0.200000003 and -0.2 are one number), as text: keeps a link with edited vectors short.
- * @param {number} value
- */
-export function shortestFloat32(value) {
-  return String(shortestFloat32Number(value));
-}
 
 function quote(text, limit = 24) {
   const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
@@ -113,7 +104,7 @@ export function formatSequelHash({ shared = {}, sections = {} }, defaults = {}) 
     parts.push(`tokens=${encode(formatTokens(shared.tokens))}`);
   }
   if (shared.seed !== undefined && shared.seed !== base.seed) parts.push(`seed=${shared.seed}`);
-  if (shared.x) parts.push(`x=${encode(formatMatrix(shared.x.map((row) => row.map((value) => Number(shortestFloat32(value))))))}`);
+  if (shared.x) parts.push(`x=${encode(formatMatrix(shared.x.map((row) => row.map(shortestFloat32))))}`);
   for (const [section, { attributes }] of Object.entries(SECTIONS)) {
     for (const attribute of attributes) {
       const value = sections[section]?.[attribute] ?? null;

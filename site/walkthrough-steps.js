@@ -2,7 +2,9 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import { fixed, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import {
+  DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector,
+} from '../web/views/format.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
 import {
   componentLabels, fillSlot, fillText, paragraph, showVariant,
@@ -10,30 +12,24 @@ import {
 import { renderShadeLegend } from '../web/views/render-tables.js';
 import { renderDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
+import { maskSummary } from '../web/views/step-views.js';
 
-// Decimals as the article prints them.
-export const DECIMALS = Object.freeze({
-  matrix: 3,        // Q, K, V, scores, scaled, masked
-  factor: 3,        // the factors of a worked dot product
-  product: 2,       // its products
-  workedScore: 2,   // and its sum
-  softmax: 4,       // exponentials, totals, weights, weighted values, out
-  vector: 3,        // vectors quoted in a sentence
-  split: 3,         // the shares quoted for the longer sentence
-});
 export const SHADE_LEVELS = 5;
 
 export const isMaskedScore = (value) => value === -Infinity;
 
 /**
- * Whether the mask hid cell (i, j) by writing 0 there instead of −∞ (the FAQ's "causal_zero"):
- * the causal rule, later tokens are hidden, which the trace does not mark because the cell
- * holds an ordinary 0.
+ * Whether the mask hid cell (i, j) with a number a softmax still weighs (0 instead of −∞, the
+ * FAQ's mistake). The trace's `hidden` says which cells the mask hid, whatever the mask is
+ * called; the cell itself holds an ordinary 0, so its value alone cannot tell.
  */
-export const isZeroedByMask = (trace, i, j) => trace.mask === 'causal_zero' && j > i;
+export const isZeroedByMask = (trace, i, j) => Boolean(trace.hidden[i]?.[j]) && !isMaskedScore(trace.masked[i][j]);
+
+/** Whether the mask hid any cell of the trace with 0 (the legend then explains the pattern). */
+export const hasZeroedCells = (trace) => trace.hidden.some((row, i) => row.some((_, j) => isZeroedByMask(trace, i, j)));
 
 // The cells of a trace's token × token table that the mask hid with 0, if it did.
-const zeroedCells = (trace) => (trace.mask === 'causal_zero' ? (i, j) => isZeroedByMask(trace, i, j) : undefined);
+const zeroedCells = (trace) => (hasZeroedCells(trace) ? (i, j) => isZeroedByMask(trace, i, j) : undefined);
 
 /**
  * Ties each sign of a worked sum to the number after it ("− 0.08" with a no-break space), so a
@@ -221,14 +217,12 @@ function renderScale(doc, trace, slots) {
   }));
 }
 
-/** The caption of a masked table: what the mask wrote where a token may not look. */
+/**
+ * The caption of a masked table: what the mask wrote where a token may not look, as the trace
+ * says (its hidden cells and what they hold), whatever the mask is called.
+ */
 export function maskedCaption(trace, prefix) {
-  const what = {
-    causal: '\u2212\u221e where a token may not look',
-    none: 'no mask, every token sees every token',
-    causal_zero: '0 (not \u2212\u221e) where a token may not look',
-  }[trace.mask] ?? trace.mask;
-  return `${prefix}${what}`;
+  return `${prefix}${maskSummary(trace)}`;
 }
 
 function renderMask(doc, trace, slots) {

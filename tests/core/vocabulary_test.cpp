@@ -59,6 +59,10 @@ TEST_CASE("vocabulary: each mask and scale variant once, by the names the reader
     INFO("mask " << name);
     CHECK(masks.insert(name).second);
     CHECK(member(mask, "description").string.size() > 20);
+    // A control's label: short, and not the bare name (a reader reads it, not the parser).
+    CHECK(!member(mask, "label").string.empty());
+    CHECK(member(mask, "label").string.size() < 40);
+    CHECK(member(mask, "label").string != name);
     // The trace reader takes the name and the trace says it back.
     const auto parsed = attn::parse_attention_input(two_words_request(",\"mask\":\"" + name + "\""));
     REQUIRE(std::holds_alternative<attn::AttentionInput>(parsed));
@@ -83,6 +87,8 @@ TEST_CASE("vocabulary: each mask and scale variant once, by the names the reader
     INFO("scale " << name);
     CHECK(scales.insert(name).second);
     CHECK(member(scale, "description").string.size() > 20);
+    CHECK(!member(scale, "label").string.empty());
+    CHECK(member(scale, "label").string.size() < 40);
     const auto parsed = attn::parse_attention_input(two_words_request(",\"scale\":\"" + name + "\""));
     REQUIRE(std::holds_alternative<attn::AttentionInput>(parsed));
     // head_dim 2: ÷ √2, ÷ 2 or ÷ 1, as the divisor's text says.

@@ -6,7 +6,6 @@ import {
   MINUS, NEG_INFINITY, formatCompact, formatFixed, formatPercent, formatProduct,
   formatSignedTerms, formatVector, float32Rounds, shadeBands, shadeLevel, shortestFloat32,
 } from '../../web/views/format.js';
-import { shortestFloat32 as pageShortestFloat32 } from '../../web/state/page-state.js';
 
 describe('formatFixed', () => {
   it('writes exactly the requested number of decimals', () => {
@@ -186,10 +185,23 @@ describe('numbers past what a float32 holds', () => {
     assert.equal(formatFixed(1234.5678, 3), '1234.568');
     assert.equal(formatFixed(Number.NEGATIVE_INFINITY, 3), NEG_INFINITY);
   });
+});
 
-  it('one shortestFloat32 serves the page state and the format module', () => {
-    assert.equal(shortestFloat32(Math.fround(0.3)), 0.3);
-    assert.equal(shortestFloat32(Math.fround(-0.2)), -0.2);
-    assert.equal(pageShortestFloat32, shortestFloat32);
+// Moved here from page-state.test.mjs and sequel-modules.test.mjs with the one helper both
+// pages now use (the sequel's returned the same digits as a string).
+describe('shortestFloat32', () => {
+  it('the shortest decimal of the same float32', () => {
+    assert.equal(shortestFloat32(0.30000001192092896), 0.3);
+    assert.equal(shortestFloat32(1e6), 1e6);
+    assert.equal(shortestFloat32(1.100000023841858), 1.1);
+    assert.equal(shortestFloat32(0.1), 0.1);
+    assert.equal(Math.fround(shortestFloat32(-0.123456789)), Math.fround(-0.123456789));
+    assert.equal(shortestFloat32(0.100000001), 0.1);
+    assert.equal(Math.fround(shortestFloat32(Math.fround(1 / 3))), Math.fround(1 / 3));
+  });
+
+  it('leaves non-finite values as they are', () => {
+    assert.equal(shortestFloat32(-Infinity), -Infinity);
+    assert.ok(Number.isNaN(shortestFloat32(NaN)));
   });
 });

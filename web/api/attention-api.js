@@ -3,6 +3,7 @@
 // JSON across the boundary and turns the core's error values into exceptions.
 
 import { CORE_BUILDS, loadCore, loadFullBuildModules } from './core-loader.js';
+import { DEFAULT_VARIANT } from '../state/variant-names.js';
 
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
@@ -42,16 +43,14 @@ function describe(value) {
   return value.constructor?.name ?? typeof value;
 }
 
-const masks = ['causal', 'none'];  // indices the bindings take
-
 // attend(): checks what only JS can see (types, lengths, names), lets the core check sizes and
 // values, copies the inputs into the module's heap, runs the kernel there and copies the output
 // out. The heap workspace is reused from call to call, so repeated calls do not grow it.
-function attendOnCore(core, kernelList, input) {
+function attendOnCore(core, { kernelList, kernelMasks }, input) {
   if (input === null || typeof input !== 'object') {
     throw new Error(`attend: expects an object { q, k, v, t, d, mask, kernel, out }, got ${describe(input)}`);
   }
-  const { q, k, v, t, d, mask = 'causal', kernel, out } = input;
+  const { q, k, v, t, d, mask = DEFAULT_VARIANT.mask, kernel, out } = input;
   for (const [name, value] of [['t', t], ['d', d]]) {
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`${name}: must be a positive integer, got ${describe(value)}`);
@@ -68,8 +67,10 @@ function attendOnCore(core, kernelList, input) {
       throw new Error(`${name}: has length ${array.length}; expected t·d = ${t} × ${d} = ${t * d}`);
     }
   }
-  const maskIndex = masks.indexOf(mask);
-  if (maskIndex < 0) throw new Error(`mask: must be "causal" or "none", got ${describe(mask)}`);
+  const maskIndex = kernelMasks.indexOf(mask);
+  if (maskIndex < 0) {
+    throw new Error(`mask: must be ${kernelMasks.map((name) => `"${name}"`).join(' or ')}, got ${describe(mask)}`);
+  }
   let kernelIndex = -1;
   if (kernel !== undefined && kernel !== null) {
     kernelIndex = kernelList.findIndex((entry) => entry.name === kernel);
@@ -123,6 +124,9 @@ export async function createAttention({ build = 'simd' } = {}) {
 // build (which lacks most of them) shares this code and keeps a subset of the methods.
 function apiFor(core, { createTracer, createTrainer }) {
   const kernelList = core.kernelsJson ? JSON.parse(core.kernelsJson()) : [];
+  // The masks the kernels compute, in the order of the indices attendRun takes (the
+  // vocabulary's order, without the reference trace's own variants).
+  const kernelMasks = JSON.parse(core.vocabularyJson()).masks.filter((mask) => mask.kernels).map((mask) => mask.name);
   return {
     /** The full trace of one attention head; throws an Error naming the field at fault. */
     run(input) {
@@ -160,7 +164,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      * argument at fault, before writing anything.
      */
     attend(input) {
-      return attendOnCore(core, kernelList, input);
+      return attendOnCore(core, { kernelList, kernelMasks }, input);
     },
     /**
      * The complete trace on typed arrays, for callers that recompute it often: tracer({ t, d,

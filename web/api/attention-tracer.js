@@ -7,8 +7,9 @@
 // there, and hands back views of the core's own buffers: a call allocates nothing and converts
 // no JSON.
 
-const masks = ['causal', 'none', 'causal_zero'];  // indices tracerRun takes
-const scales = ['sqrt_d', 'd', 'none'];
+import { DEFAULT_VARIANT, MASK_NAMES as masks, SCALE_NAMES as scales } from '../state/variant-names.js';
+
+// masks and scales: in the order of the indices tracerRun takes (the core's vocabulary order).
 const options = ['t', 'd', 'mask', 'scale'];
 
 // The trace's arrays, under run()'s keys: [constructor, length in elements], row-major.
@@ -57,7 +58,7 @@ export function createTracer(core, settings, describe) {
       throw new Error(`${name}: is not an option of tracer(), which takes t, d, mask and scale`);
     }
   }
-  const { t, d, mask = 'causal', scale = 'sqrt_d' } = settings;
+  const { t, d, mask = DEFAULT_VARIANT.mask, scale = DEFAULT_VARIANT.scale } = settings;
   for (const [name, value] of [['t', t], ['d', d]]) {
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`${name}: must be a positive integer, got ${describe(value)}`);

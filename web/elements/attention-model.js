@@ -22,6 +22,7 @@ export class AttentionModel extends EventTarget {
   /** The input behind the current trace, reader edits included. */
   #live = null;
   #trace = null;
+  #maskChoices = [];
   /** @type {Problem | null} */
   #problem = null;
   #dirty = true;
@@ -35,7 +36,15 @@ export class AttentionModel extends EventTarget {
   connect(attention) {
     this.#attention = attention;
     this.#base = attention.article().two_words;
+    // The masks a reader may pick, as the core names and labels them: those real models use
+    // (the vocabulary's "kernels", hidden with −∞), not the FAQ's 0-filled mistake.
+    this.#maskChoices = attention.vocabulary().masks.filter((mask) => mask.kernels).map((mask) => [mask.name, mask.label]);
     this.#invalidate();
+  }
+
+  /** [name, label] of each mask a reader may pick; empty before connect(). */
+  get maskChoices() {
+    return this.#maskChoices;
   }
 
   /** Whether the core is connected. */
@@ -121,7 +130,7 @@ export class AttentionModel extends EventTarget {
   }
 
   /**
-   * A reader's choice of mask ('causal' or 'none').
+   * A reader's choice of mask (one of maskChoices).
    * @returns {Problem | null}
    */
   setMask(mask) {

@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
-import { refreshEditable, renderStep, selectMask } from '../views/step-views.js';
+import { maskSelect, refreshEditable, renderStep, selectMask } from '../views/step-views.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export const CHANGE_EVENT = 'attention-change';
@@ -216,20 +216,10 @@ export class AttentionExplainerElement extends ModelOwner {
       const bar = doc.createElement('div');
       bar.className = 'controls';
       bar.setAttribute('part', 'controls');
-      const label = doc.createElement('label');
-      const select = doc.createElement('select');
-      select.dataset.control = 'mask';
-      for (const [value, text] of [['causal', 'causal: itself and earlier tokens'], ['none', 'none: every token']]) {
-        const option = doc.createElement('option');
-        option.value = value;
-        option.textContent = text;
-        select.append(option);
-      }
-      select.addEventListener('change', () => {
-        const problem = this.attentionModel.setMask(select.value);
+      const label = maskSelect(doc, this.attentionModel.maskChoices, (mask) => {
+        const problem = this.attentionModel.setMask(mask);
         this.showEditMessage(problem ? problem.text : null);
       });
-      label.append('Mask ', select);
       const reset = doc.createElement('button');
       reset.type = 'button';
       reset.dataset.control = 'reset';

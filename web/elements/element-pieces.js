@@ -13,7 +13,7 @@ import {
 } from './element-config.js';
 import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
 import {
-  refreshEditable, renderArrowsFigure, renderMaskGrid, renderStep, renderWorking, selectMask,
+  maskSelect, refreshEditable, renderArrowsFigure, renderMaskGrid, renderStep, renderWorking, selectMask,
 } from '../views/step-views.js';
 
 /**
@@ -286,20 +286,10 @@ export class AttentionMaskGridElement extends AttentionPiece {
       const bar = doc.createElement('div');
       bar.className = 'controls';
       bar.setAttribute('part', 'controls');
-      const label = doc.createElement('label');
-      const select = doc.createElement('select');
-      select.dataset.control = 'mask';
-      for (const value of ['causal', 'none']) {
-        const option = doc.createElement('option');
-        option.value = value;
-        option.textContent = value;
-        select.append(option);
-      }
-      select.addEventListener('change', () => {
-        const problem = this.shownModel?.setMask(select.value);
+      const label = maskSelect(doc, this.shownModel?.maskChoices ?? [], (mask) => {
+        const problem = this.shownModel?.setMask(mask);
         this.showEditMessage(problem ? problem.text : null);
       });
-      label.append('Mask ', select);
       bar.append(label);
       this.#controls = bar;
     }

@@ -9,6 +9,7 @@
 //   #tokens=the%20cat&q=[[1.1,-0.8],[…]]&k=…&v=…&mask=causal&scale=sqrt_d&seed=1&step=2
 
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
+import { DEFAULT_VARIANT, MASK_NAMES, SCALE_NAMES } from './variant-names.js';
 import { shortestFloat32 } from '../views/format.js';
 import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
 
@@ -24,8 +25,9 @@ export const PAGE_LIMITS = Object.freeze({
   maxSeed: 2 ** 32 - 1,
 });
 
-export const MASKS = Object.freeze(['causal', 'none', 'causal_zero']);
-export const SCALES = Object.freeze(['sqrt_d', 'd', 'none']);
+/** The core's mask and scale names (variant-names.js, checked against attention.vocabulary()). */
+export const MASKS = MASK_NAMES;
+export const SCALES = SCALE_NAMES;
 /** The stops of the step-through, in order: the inputs, steps 1 to 5, and step 6. */
 export const WALK_STEPS = Object.freeze(['inputs', 'score', 'scale', 'mask', 'softmax', 'mix', 'demo']);
 export const MATRICES = Object.freeze(['q', 'k', 'v']);
@@ -71,10 +73,6 @@ function copyState(state) {
   };
 }
 
-// The core computes in float32 and hands back values written with nine digits; the page keeps
-// the short form so that cells and links read the way the article prints its numbers.
-export { shortestFloat32 };
-
 /**
  * The article's example as a page state.
  * @param {{tokens: string[], q: number[][], k: number[][], v: number[][]}} example
@@ -84,7 +82,7 @@ export function articleState(example) {
   const short = (matrix) => matrix.map((row) => row.map(shortestFloat32));
   return copyState({
     tokens: example.tokens, q: short(example.q), k: short(example.k), v: short(example.v),
-    mask: 'causal', scale: 'sqrt_d', seed: 1, step: null,
+    ...DEFAULT_VARIANT, seed: 1, step: null,
   });
 }
 

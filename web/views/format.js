@@ -9,6 +9,17 @@ export const NEG_INFINITY = `${MINUS}\u221e`;
 /** A narrow no-break space between a number and its % sign, so the two never wrap apart. */
 const PERCENT_SPACE = '\u202f';
 
+/** Decimals as the article prints them, for the walkthrough's page and its elements alike. */
+export const DECIMALS = Object.freeze({
+  matrix: 3,        // Q, K, V, scores, scaled, masked
+  factor: 3,        // the factors of a worked dot product
+  product: 2,       // its products
+  workedScore: 2,   // and its sum
+  softmax: 4,       // exponentials, totals, weights, weighted values, out
+  vector: 3,        // vectors quoted in a sentence
+  split: 3,         // the shares quoted for the longer sentence
+});
+
 function checkDecimals(decimals) {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 20) {
     throw new RangeError(`decimals must be an integer from 0 to 20, got ${decimals}`);
@@ -34,6 +45,9 @@ export function formatFixed(value, decimals) {
   const roundsToZero = /^[0.]*$/.test(text);
   return value < 0 && !roundsToZero ? `${MINUS}${text}` : text;
 }
+
+/** formatFixed with its decimals bound: a table column's format. */
+export const fixed = (decimals) => (value) => formatFixed(value, decimals);
 
 /**
  * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012): what a
@@ -71,9 +85,6 @@ function plainText(magnitude) {
   return magnitude < 1e21 ? magnitude.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
     : magnitude.toExponential();
 }
-
-/** A column's formatter: `decimals` decimals (formatFixed). */
-export const fixed = (decimals) => (value) => formatFixed(value, decimals);
 
 /**
  * A number written as briefly as it reads: at most `maxDecimals` decimals, trailing zeros

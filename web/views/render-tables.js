@@ -4,6 +4,7 @@
 // The values arrive computed; a renderer only decides how a cell looks.
 
 import { shadeBands, shadeLevel } from './format.js';
+import { element } from './page-slots.js';
 
 /**
  * @typedef {object} ExtraColumn  a column after the matrix, one value per row (e.g. a row sum)
@@ -33,11 +34,9 @@ import { shadeBands, shadeLevel } from './format.js';
  * @property {string} [className]
  */
 
-function element(doc, tag, { className, text, attributes } = {}) {
-  const node = doc.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, value);
+// Sets a node's attributes (a header's scope, a region's role and label) and returns it.
+function withAttributes(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   return node;
 }
 
@@ -47,14 +46,14 @@ function element(doc, tag, { className, text, attributes } = {}) {
  * @param {string} text
  */
 export function visuallyHidden(doc, text) {
-  return element(doc, 'span', { className: 'visually-hidden', text });
+  return element(doc, 'span', 'visually-hidden', text);
 }
 
 function numberCell(doc, text, { row, col, className } = {}) {
-  const cell = element(doc, 'td', { className: className ? `num ${className}` : 'num' });
+  const cell = element(doc, 'td', className ? `num ${className}` : 'num');
   if (row !== undefined) cell.dataset.row = String(row);
   if (col !== undefined) cell.dataset.col = String(col);
-  cell.append(element(doc, 'span', { className: 'value', text }));
+  cell.append(element(doc, 'span', 'value', text));
   return cell;
 }
 
@@ -84,24 +83,18 @@ export function renderMatrixTable(doc, matrix, options) {
     throw new RangeError(`${name}: ${matrix.length} rows but ${rowLabels.length} row labels`);
   }
 
-  const table = element(doc, 'table', {
-    className: ['matrix', className].filter(Boolean).join(' '),
-  });
+  const table = element(doc, 'table', ['matrix', className].filter(Boolean).join(' '));
   table.dataset.table = name;
-  table.append(element(doc, 'caption', { text: caption }));
+  table.append(element(doc, 'caption', undefined, caption));
 
   const head = element(doc, 'thead');
   const headRow = element(doc, 'tr');
-  headRow.append(element(doc, 'th', { className: 'corner', text: corner, attributes: { scope: 'col' } }));
+  headRow.append(withAttributes(element(doc, 'th', 'corner', corner), { scope: 'col' }));
   for (const label of columnLabels) {
-    headRow.append(element(doc, 'th', { text: label, attributes: { scope: 'col' } }));
+    headRow.append(withAttributes(element(doc, 'th', undefined, label), { scope: 'col' }));
   }
   for (const extra of extraColumns) {
-    headRow.append(element(doc, 'th', {
-      className: ['extra', extra.className].filter(Boolean).join(' '),
-      text: extra.label,
-      attributes: { scope: 'col' },
-    }));
+    headRow.append(withAttributes(element(doc, 'th', ['extra', extra.className].filter(Boolean).join(' '), extra.label), { scope: 'col' }));
   }
   head.append(headRow);
   table.append(head);
@@ -112,7 +105,7 @@ export function renderMatrixTable(doc, matrix, options) {
       throw new RangeError(`${name}: row ${row} has ${values.length} values for ${columnLabels.length} columns`);
     }
     const tr = element(doc, 'tr');
-    tr.append(element(doc, 'th', { text: rowLabels[row], attributes: { scope: 'row' } }));
+    tr.append(withAttributes(element(doc, 'th', undefined, rowLabels[row]), { scope: 'row' }));
     Array.from(values).forEach((value, col) => {
       const cell = numberCell(doc, cellFormatter(format, col)(value, row, col), { row, col });
       if (isMasked?.(row, col)) {
@@ -140,7 +133,7 @@ export function renderMatrixTable(doc, matrix, options) {
     const foot = element(doc, 'tfoot');
     for (const footer of footerRows) {
       const tr = element(doc, 'tr');
-      tr.append(element(doc, 'th', { text: footer.label, attributes: { scope: 'row' } }));
+      tr.append(withAttributes(element(doc, 'th', undefined, footer.label), { scope: 'row' }));
       footer.values.forEach((value, col) => {
         tr.append(value === null || value === undefined
           ? element(doc, 'td')
@@ -161,10 +154,7 @@ export function renderMatrixTable(doc, matrix, options) {
  * @param {string} label  what the region holds, for screen readers
  */
 export function renderScrollable(doc, table, label) {
-  const wrapper = element(doc, 'div', {
-    className: 'table-scroll',
-    attributes: { role: 'region', tabindex: '0', 'aria-label': label },
-  });
+  const wrapper = withAttributes(element(doc, 'div', 'table-scroll'), { role: 'region', tabindex: '0', 'aria-label': label });
   wrapper.append(table);
   return wrapper;
 }
@@ -176,24 +166,21 @@ export function renderScrollable(doc, table, label) {
  * @param {{levels: number, decimals?: number, title: string, maskedLabel: string}} options
  */
 export function renderShadeLegend(doc, { levels, decimals = 1, title, maskedLabel }) {
-  const figure = element(doc, 'figure', { className: 'legend' });
-  figure.append(element(doc, 'figcaption', { text: title }));
-  const list = element(doc, 'ul', { className: 'legend-swatches' });
+  const figure = element(doc, 'figure', 'legend');
+  figure.append(element(doc, 'figcaption', undefined, title));
+  const list = element(doc, 'ul', 'legend-swatches');
   for (const band of shadeBands(levels, decimals)) {
     const item = element(doc, 'li');
     item.append(
-      element(doc, 'span', {
-        className: `swatch shaded shade-${band.level}`,
-        attributes: { 'aria-hidden': 'true' },
-      }),
-      element(doc, 'span', { className: 'swatch-label', text: `${band.from}\u2013${band.to}` }),
+      withAttributes(element(doc, 'span', `swatch shaded shade-${band.level}`), { 'aria-hidden': 'true' }),
+      element(doc, 'span', 'swatch-label', `${band.from}\u2013${band.to}`),
     );
     list.append(item);
   }
   const masked = element(doc, 'li');
   masked.append(
-    element(doc, 'span', { className: 'swatch masked', attributes: { 'aria-hidden': 'true' } }),
-    element(doc, 'span', { className: 'swatch-label', text: maskedLabel }),
+    withAttributes(element(doc, 'span', 'swatch masked'), { 'aria-hidden': 'true' }),
+    element(doc, 'span', 'swatch-label', maskedLabel),
   );
   list.append(masked);
   figure.append(list);

@@ -5,13 +5,7 @@
 // them out.
 
 import { formatFixed, formatProduct, formatSignedTerms } from './format.js';
-
-function element(doc, tag, className, text) {
-  const node = doc.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element } from './page-slots.js';
 
 // "q" with the token name as a subscript: q_cat.
 function subscripted(doc, letter, token) {

@@ -4,25 +4,15 @@
 // Every number comes from the trace; these functions only choose captions and formats.
 
 import { renderArrows } from './arrows.js';
-import { fixed, formatCompact, formatFixed } from './format.js';
+import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
+import { element } from './page-slots.js';
 import { renderMatrixTable, renderScrollable, renderShadeLegend } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
 
-/** Decimals as the walkthrough prints them. */
-export const DECIMALS = Object.freeze({
-  matrix: 3, factor: 3, product: 2, workedScore: 2, softmax: 4,
-});
 const SHADE_LEVELS = 5;
 
 const isMaskedScore = (value) => value === -Infinity;
 const componentLabels = (letter, headDim) => Array.from({ length: headDim }, (_, c) => `${letter}${c}`);
-
-function element(doc, tag, className, text) {
-  const node = doc.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * Sets a mask <select> to `mask`, adding an option for a mask the core knows but the control
@@ -30,6 +20,44 @@ function element(doc, tag, className, text) {
  * @param {HTMLSelectElement} select
  * @param {string} mask
  */
+/**
+ * What the mask wrote into the cells it hid, as the trace says (its `hidden` cells): −∞, 0, or
+ * undefined when it hid none. The page and the elements read this, never a rule such as j > i.
+ */
+export function hiddenScore(trace) {
+  for (let i = 0; i < trace.hidden.length; i += 1) {
+    const j = trace.hidden[i].indexOf(true);
+    if (j >= 0) return trace.masked[i][j];
+  }
+  return undefined;
+}
+
+/** "−∞ where a token may not look", "0 (not −∞) …" or "nothing hidden …", from the trace. */
+export function maskSummary(trace) {
+  const written = hiddenScore(trace);
+  if (written === undefined) return 'nothing hidden, every token sees every token';
+  return `${isMaskedScore(written) ? '\u2212\u221e' : `${formatCompact(written, 3)} (not \u2212\u221e)`} where a token may not look`;
+}
+
+/**
+ * The mask control of an element's toolbar: a labelled select of `choices` ([name, label] pairs,
+ * the core's vocabulary), calling `choose(name)` when the reader picks one.
+ */
+export function maskSelect(doc, choices, choose) {
+  const label = doc.createElement('label');
+  const select = doc.createElement('select');
+  select.dataset.control = 'mask';
+  for (const [value, text] of choices) {
+    const option = doc.createElement('option');
+    option.value = value;
+    option.textContent = text;
+    select.append(option);
+  }
+  select.addEventListener('change', () => choose(select.value));
+  label.append('Mask ', select);
+  return label;
+}
+
 export function selectMask(select, mask) {
   if (![...select.options].some((option) => option.value === mask)) {
     const option = select.ownerDocument.createElement('option');
@@ -176,9 +204,7 @@ function stepNote(step, trace) {
     case 'scores': return 'Each score is the dot product of a query (row) with a key (column).';
     case 'scaled': return `Every score divided by \u221ad\u2096 = ${formatCompact(trace.scale_divisor, 3)}.`;
     case 'masked':
-      if (trace.mask === 'causal') return 'The causal mask: a token may not look at the tokens after it, so those scores become \u2212\u221e.';
-      if (trace.mask === 'none') return 'No mask: every token may look at every token.';
-      return `Mask \u201c${trace.mask}\u201d.`;
+      return `Mask \u201c${trace.mask}\u201d: ${maskSummary(trace)}.`;
     case 'softmax': return 'e to the power of each score, divided by their total: the shares add up to one.';
     case 'weights': return 'Softmax of every row: how each token divides its attention.';
     case 'mix': return 'Each value scaled by its weight and added up: the head\u2019s output for this token.';
@@ -261,8 +287,7 @@ export function renderStep(doc, step, trace, { row, editable = false, notes = tr
 /** The mask grid: the weights, shaded by size, masked cells hatched, with its legend. */
 export function renderMaskGrid(doc, trace) {
   const fragment = element(doc, 'div', 'mask-grid');
-  const maskName = { causal: 'Causal mask', none: 'No mask' }[trace.mask] ?? `Mask \u201c${trace.mask}\u201d`;
-  const caption = `${maskName} \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
+  const caption = `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
   fragment.append(scrollable(doc, weightsTable(doc, trace, { name: 'grid', caption, className: 'grid', shade: true })));
   const legend = renderShadeLegend(doc, {
     levels: SHADE_LEVELS, decimals: 1, title: 'Shading of a live cell by its weight', maskedLabel: 'masked, weight 0',

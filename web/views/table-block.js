@@ -19,7 +19,7 @@ import { renderMatrixTable, visuallyHidden } from './render-tables.js';
  * @property {ArrayLike<ArrayLike<number>>} matrix
  * @property {import('./render-tables.js').MatrixTableOptions} options
  * @property {(row: number, col: number) => boolean} [zeroed]
- *           cells the mask hid by writing 0 instead of −∞ (the FAQ's "causal_zero")
+ *           cells the mask hid (the trace's `hidden`) by writing 0 instead of −∞
  * @property {Record<string, string>} [dataset]  data attributes of the table
  * @property {boolean} [liveRowLabels]  the row labels carry numbers too (the mix's
  *           "0.2799 × V[the]"), so they are updated in place like the cells

@@ -142,6 +142,7 @@ std::string vocabulary_json() {
   write_key(out, "masks");
   json_request::write_objects(out, mask_variant_terms(), [&](const MaskVariantTerm& term) {
     write_text(out, "name", mask_variant_name(term.variant.mask, term.variant.fill));
+    write_text(out, "label", term.label);
     write_text(out, "description", term.description);
     write_key(out, "hides_later_words"); write_bool(out, term.variant.mask == MaskKind::causal);
     write_text(out, "hidden_score", term.variant.fill == MaskFill::zero ? "0" : "-Infinity");
@@ -151,6 +152,7 @@ std::string vocabulary_json() {
   json_request::write_objects(out, scale_terms(), [&](const ScaleTerm& term) {
     write_text(out, "name", scale_name(term.scale));
     write_text(out, "divisor", term.divisor);
+    write_text(out, "label", term.label);
     write_text(out, "description", term.description);
   });
   write_key(out, "defaults"); write_defaults(out);

@@ -86,8 +86,12 @@ std::string number_text(double value) {
   if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
   const bool is_float = static_cast<double>(static_cast<float>(value)) == value;
   char text[40];
+  // From 1e15 on (the limits' scale) always the exponent form: %g's choice between the two forms
+  // depends on the digit count, and C libraries differ on where long plain forms stop.
+  const bool exponent_form = std::fabs(value) >= 1e15;
   for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (exponent_form) std::snprintf(text, sizeof text, "%.*e", digits - 1, value);
+    else std::snprintf(text, sizeof text, "%.*g", digits, value);
     const bool reads_back = is_float ? std::strtof(text, nullptr) == static_cast<float>(value)
                                      : std::strtod(text, nullptr) == value;
     if (reads_back) break;

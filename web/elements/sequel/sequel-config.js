@@ -6,6 +6,7 @@
 // only reads text.
 
 import { ConfigError, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
+import { LAYER_DEFAULTS } from '../../state/variant-names.js';
 
 /** The tag names attention-sequel-elements.js registers. */
 export const SEQUEL_ELEMENT_NAMES = Object.freeze({
@@ -22,7 +23,7 @@ export const VARIANTS = Object.freeze(['mha', 'gqa', 'mqa', 'mla']);
 /** What the core calls them. */
 export const VARIANT_LABELS = Object.freeze({ mha: 'MHA', gqa: 'GQA', mqa: 'MQA', mla: 'MLA' });
 /** The query heads of the toy layer when n-heads is not set (the core's default too). */
-export const DEFAULT_HEADS = 4;
+export const DEFAULT_HEADS = LAYER_DEFAULTS.n_heads;
 
 /** What <attention-variant> can show, in order; `show` picks some. */
 export const VARIANT_PARTS = Object.freeze(['x', 'sharing', 'cache', 'weights', 'heads', 'layer', 'bill']);

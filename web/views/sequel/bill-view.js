@@ -5,7 +5,8 @@
 // Nothing is computed here.
 
 import { formatBinaryUnit, formatCount } from '../sequel-format.js';
-import { element, figureTable, paragraph, tableGroup } from './tables.js';
+import { figureTable, paragraph, tableGroup } from './tables.js';
+import { element } from '../page-slots.js';
 
 const count = (value) => formatCount(value);
 const GIB = 1073741824;  // 2^30 bytes, written into the working of the GPU's memory

@@ -7,7 +7,8 @@ import uPlot from '../../vendor/uplot.js';
 import { downloadButtons, tableTools } from '../table-tools.js';
 import { escapeXml } from '../svg-export.js';
 import { formatBinaryUnit, formatCount } from '../sequel-format.js';
-import { element, figureTable, paragraph } from './tables.js';
+import { element } from '../page-slots.js';
+import { figureTable, paragraph } from './tables.js';
 
 // Colours that keep 3:1 against white and a dark page, told apart by dash too.
 const COLOURS = ['#1f5fbf', '#b3401a', '#2b7a3d', '#7a3fa3', '#8a6d00', '#0f7c86', '#a3325f', '#555b66'];

@@ -4,11 +4,10 @@
 // the tiled output next to the untiled one at the same printed precision. Every number is the
 // core's; the workings only set its numbers side by side.
 
-import { NEG_INFINITY, formatCompact, formatFixed, formatProduct } from '../format.js';
+import { fixed, formatCompact, formatFixed, formatProduct, NEG_INFINITY } from '../format.js';
 import { formatSignificant } from '../sequel-format.js';
-import {
-  WORKING_HINT, element, fixed, labels, listWords, matrixBlock, paragraph, tableGroup,
-} from './tables.js';
+import { WORKING_HINT, labels, listWords, matrixBlock, paragraph, tableGroup } from './tables.js';
+import { element } from '../page-slots.js';
 import { WorkingRegistry } from './working.js';
 
 const RUNNING_COLUMNS = ['tile max', 'm before', 'm after', 'rescale', 'l before', 'l after'];

@@ -4,12 +4,13 @@
 // what it buys at this head size; and, for one bit width, every table in between (the rotated
 // rows, the integer codes and their scales, the rows read back). Every number is the core's.
 
-import { formatFixed } from '../format.js';
+import { fixed, formatFixed } from '../format.js';
 import { renderWorking } from '../step-views.js';
 import { formatCount, formatSignificant } from '../sequel-format.js';
 import {
-  SEQUEL_DECIMALS as D, dotWorking, element, figureTable, fixed, labels, matrixBlock, paragraph, tableGroup,
+  SEQUEL_DECIMALS as D, dotWorking, figureTable, labels, matrixBlock, paragraph, tableGroup,
 } from './tables.js';
+import { element } from '../page-slots.js';
 
 const sig = (value) => formatSignificant(value, 3);
 const errorCell = (figure) => ({ text: sig(figure) });

@@ -4,6 +4,7 @@
 // pieces. Everything is built with the `doc` given; every number arrives computed.
 
 import { fixed, formatFixed, formatProduct } from '../format.js';
+import { element } from '../page-slots.js';
 import { renderMatrixTable, renderScrollable } from '../render-tables.js';
 import { WorkingRegistry, makeCellsNavigable } from './working.js';
 
@@ -11,14 +12,6 @@ import { WorkingRegistry, makeCellsNavigable } from './working.js';
 export const SEQUEL_DECIMALS = Object.freeze({ matrix: 3, weight: 4, out: 4 });
 
 export const WORKING_HINT = 'Point at a number underlined with dots, or move to it with the arrow keys, to see how it was worked out.';
-
-/** An element with a class and text. */
-export function element(doc, tag, className, text) {
-  const node = doc.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export { fixed };
 export const labels = (prefix, count) => Array.from({ length: count }, (_, c) => `${prefix}${c}`);

@@ -3,13 +3,14 @@
 // the projection tables, each head's queries, weights and output, the layer's output, and the
 // bill of its cache. Every number is the core's; the workings only lay its numbers out.
 
-import { formatFixed, formatProduct, formatSignedTerms } from '../format.js';
+import { fixed, formatFixed, formatProduct, formatSignedTerms } from '../format.js';
 import { renderWorking } from '../step-views.js';
 import { billRows } from './bill-view.js';
 import { formatCount } from '../sequel-format.js';
 import {
-  SEQUEL_DECIMALS as D, dotWorking, element, figureTable, fixed, labels, listWords, matrixBlock, paragraph, tableGroup,
+  SEQUEL_DECIMALS as D, dotWorking, figureTable, labels, listWords, matrixBlock, paragraph, tableGroup,
 } from './tables.js';
+import { element } from '../page-slots.js';
 
 const isMasked = (trace) => (i, j) => trace.masked[i][j] === -Infinity;
 

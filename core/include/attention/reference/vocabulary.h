@@ -17,6 +17,7 @@ namespace attn {
 
 struct MaskVariantTerm {
   MaskVariant variant;
+  std::string_view label;        // a few words for a control or a caption
   std::string_view description;  // one sentence for a reader
 };
 
@@ -26,6 +27,7 @@ const std::array<MaskVariantTerm, 3>& mask_variant_terms();
 struct ScaleTerm {
   ScaleKind scale;
   std::string_view divisor;      // "√d_k", "d_k" or "1", as the page prints it
+  std::string_view label;        // a few words for a control or a caption
   std::string_view description;  // one sentence for a reader
 };
 
