@@ -19,6 +19,7 @@
 //                               imports one piece (no page of the site loads these)
 //   <out>/embed-resize.js       the script an author's host page adds for iframe embeds, as written
 //   <out>/web/package.json, *.d.ts
+//   <out>/benchmark-index.json  the benchmark results present in <out> (bench/site-index.mjs)
 // Why a script and not the esbuild command line: the lazily loaded modules stay external, and
 // their import paths have to be rewritten relative to each bundle, which needs a plugin.
 import { build } from 'esbuild';
@@ -26,6 +27,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { writeBenchmarkIndex } from '../bench/site-index.mjs';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const SITE = path.join(repoRoot, 'site');
@@ -130,6 +132,9 @@ async function main() {
   const packageJson = readFileSync(path.join(WEB, 'package.json.in'), 'utf8')
     .replaceAll('@PROJECT_VERSION@', version ?? JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
   writeFileSync(path.join(out, 'web', 'package.json'), packageJson);
+  // Always written, listing the benchmark results a run of scripts/bench left in <out> (none
+  // on a fresh build): the benchmark page reads it instead of probing for files that 404.
+  writeBenchmarkIndex(out);
 }
 
 main().catch((error) => {
