@@ -9,6 +9,8 @@
 // `../web/...` becomes `web/...` and nothing else changes):
 //   <out>/*.html, *.css, ...    site/ (HTML references to ../web/ rewritten to web/)
 //   <out>/*.js                  each page script of site/ that an HTML page loads, bundled
+//   <out>/*.css                 each stylesheet of site/ that an HTML page links, its @imports
+//                               (site/styles/*.css) bundled in and minified
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
 //   <out>/web/api/core-loader.js, web/api/attention-tracer.js
 //                               loaded on first use, kept as separate files (minified) so that
@@ -59,6 +61,33 @@ function pageScripts(htmlFiles) {
     for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) scripts.add(src);
   }
   return [...scripts].sort();
+}
+
+// Stylesheets are the ones that site/*.html link from site/ itself. A sheet may be a list of
+// @imports of its pieces (site/style.css of site/styles/*.css): bundled, a page still loads one
+// file per link.
+function pageStylesheets(htmlFiles) {
+  const sheets = new Set();
+  for (const file of htmlFiles) {
+    const html = readFileSync(path.join(SITE, file), 'utf8');
+    for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+      if (!/\brel="stylesheet"/.test(tag)) continue;
+      const href = tag.match(/\bhref="\.\/([^"/]+\.css)"/);
+      if (href) sheets.add(href[1]);
+    }
+  }
+  return [...sheets].sort();
+}
+
+async function bundleStylesheet(entry, outfile) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
 }
 
 // Marks the lazily loaded modules and the generated glue external, with their import path
@@ -121,6 +150,9 @@ async function main() {
   const jobs = [];
   for (const script of pageScripts(htmlFiles)) {
     jobs.push(bundle(path.join(SITE, script), path.join(out, script), out));
+  }
+  for (const sheet of pageStylesheets(htmlFiles)) {
+    jobs.push(bundleStylesheet(path.join(SITE, sheet), path.join(out, sheet)));
   }
   for (const entry of [...WEB_ENTRIES, ...LAZY_MODULES]) {
     jobs.push(bundle(path.join(WEB, entry), path.join(out, 'web', entry), out));
