@@ -8,18 +8,22 @@ import { fileURLToPath } from 'node:url';
 
 import { parseBenchArguments, USAGE } from './options.mjs';
 import { markdownReport } from './report.mjs';
+import { writeBenchmarkIndex } from './site-index.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Writes the document to `file`; with `siteName`, also copies it into build/site (when the site
- * is built) so that the site's benchmark page can plot it.
+ * is built) so that the site's benchmark page can plot it, and rewrites the site's index of results.
  */
 export async function saveResults(doc, file, siteName) {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(doc, null, 1)}\n`);
   const siteDir = path.join(ROOT, 'build/site');
-  if (siteName && (await stat(siteDir).catch(() => null))) await copyFile(file, path.join(siteDir, siteName));
+  if (siteName && (await stat(siteDir).catch(() => null))) {
+    await copyFile(file, path.join(siteDir, siteName));
+    writeBenchmarkIndex(siteDir);  // the page fetches only what the index names
+  }
 }
 
 /**

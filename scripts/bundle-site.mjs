@@ -9,6 +9,8 @@
 // `../web/...` becomes `web/...` and nothing else changes):
 //   <out>/*.html, *.css, ...    site/ (HTML references to ../web/ rewritten to web/)
 //   <out>/*.js                  each page script of site/ that an HTML page loads, bundled
+//   <out>/*.css                 each stylesheet of site/ that an HTML page links, its @imports
+//                               (site/styles/*.css) bundled in and minified
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
 //   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js
 //                               loaded on first use, kept as separate files (minified) so that
@@ -19,6 +21,7 @@
 //                               imports one piece (no page of the site loads these)
 //   <out>/embed-resize.js       the script an author's host page adds for iframe embeds, as written
 //   <out>/web/package.json, *.d.ts
+//   <out>/benchmark-index.json  the benchmark results present in <out> (bench/site-index.mjs)
 // Why a script and not the esbuild command line: the lazily loaded modules stay external, and
 // their import paths have to be rewritten relative to each bundle, which needs a plugin.
 import { build } from 'esbuild';
@@ -26,6 +29,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { writeBenchmarkIndex } from '../bench/site-index.mjs';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const SITE = path.join(repoRoot, 'site');
@@ -57,6 +61,33 @@ function pageScripts(htmlFiles) {
     for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) scripts.add(src);
   }
   return [...scripts].sort();
+}
+
+// Stylesheets are the ones that site/*.html link from site/ itself. A sheet may be a list of
+// @imports of its pieces (site/style.css of site/styles/*.css): bundled, a page still loads one
+// file per link.
+function pageStylesheets(htmlFiles) {
+  const sheets = new Set();
+  for (const file of htmlFiles) {
+    const html = readFileSync(path.join(SITE, file), 'utf8');
+    for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+      if (!/\brel="stylesheet"/.test(tag)) continue;
+      const href = tag.match(/\bhref="\.\/([^"/]+\.css)"/);
+      if (href) sheets.add(href[1]);
+    }
+  }
+  return [...sheets].sort();
+}
+
+async function bundleStylesheet(entry, outfile) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
 }
 
 // Marks the lazily loaded modules and the generated glue external, with their import path
@@ -120,6 +151,9 @@ async function main() {
   for (const script of pageScripts(htmlFiles)) {
     jobs.push(bundle(path.join(SITE, script), path.join(out, script), out));
   }
+  for (const sheet of pageStylesheets(htmlFiles)) {
+    jobs.push(bundleStylesheet(path.join(SITE, sheet), path.join(out, sheet)));
+  }
   // web/vendor/ re-exports npm packages from node_modules/, which the site does not carry: each
   // is bundled in place, so the readable modules that import it work in the package as well.
   const vendor = readdirSync(path.join(WEB, 'vendor')).filter((n) => n.endsWith('.js')).map((n) => `vendor/${n}`);
@@ -133,6 +167,9 @@ async function main() {
   const packageJson = readFileSync(path.join(WEB, 'package.json.in'), 'utf8')
     .replaceAll('@PROJECT_VERSION@', version ?? JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
   writeFileSync(path.join(out, 'web', 'package.json'), packageJson);
+  // Always written, listing the benchmark results a run of scripts/bench left in <out> (none
+  // on a fresh build): the benchmark page reads it instead of probing for files that 404.
+  writeBenchmarkIndex(out);
 }
 
 main().catch((error) => {

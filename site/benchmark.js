@@ -1,12 +1,12 @@
-// The benchmark page: fetches the result documents that scripts/bench writes next to the site
-// (benchmark-results-node.json, benchmark-results-chromium.json) and draws them as SVG charts
-// and tables. The renderers are pure: they take the `doc` (a DOM Document) to build with and
-// the parsed results, and return elements.
+// The benchmark page: reads benchmark-index.json, which the build always writes, then fetches
+// the result documents it names (benchmark-results-node.json, benchmark-results-chromium.json,
+// written next to the site by scripts/bench) and draws them as SVG charts and tables. Reading
+// the index first means a site without results makes no failed requests. The renderers are
+// pure: they take the `doc` (a DOM Document) to build with and the parsed results, and return
+// elements.
 
-export const RESULT_FILES = [
-  { file: 'benchmark-results-node.json', where: 'Node' },
-  { file: 'benchmark-results-chromium.json', where: 'Chromium' },
-];
+export const INDEX_FILE = 'benchmark-index.json';
+const INDEX_SCHEMA = 'attention-by-hand/benchmark-index@1';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -287,33 +287,51 @@ export function renderRun(doc, results, where) {
   return section;
 }
 
-/** Fetches every result file there is; a missing file is simply absent from the answer. */
+/**
+ * Fetches the result documents the index names. Resolves to { runs, problems }: a document
+ * that is named but cannot be read or is not a result document is a problem, named in the page.
+ * Throws when the index itself cannot be read.
+ */
 export async function loadResults(fetchImpl = fetch, base = import.meta.url) {
+  const indexResponse = await fetchImpl(new URL(INDEX_FILE, base), { cache: 'no-cache' });
+  if (!indexResponse.ok) throw new Error(`${INDEX_FILE} answered ${indexResponse.status}`);
+  const index = await indexResponse.json();
+  if (index?.schema !== INDEX_SCHEMA || !Array.isArray(index.runs)) {
+    throw new Error(`${INDEX_FILE} is not an index of benchmark results (schema ${INDEX_SCHEMA})`);
+  }
   const runs = [];
-  for (const { file, where } of RESULT_FILES) {
+  const problems = [];
+  for (const { file, where } of index.runs) {
     try {
       const response = await fetchImpl(new URL(file, base), { cache: 'no-cache' });
-      if (!response.ok) continue;
+      if (!response.ok) throw new Error(`answered ${response.status}`);
       const results = await response.json();
-      if (results?.schema !== 'attention-by-hand/benchmark@1') continue;
+      if (results?.schema !== 'attention-by-hand/benchmark@1') throw new Error('is not a benchmark result document');
       runs.push({ where, file, results });
-    } catch {
-      // Unreadable or absent: the page says below which files it found.
+    } catch (error) {
+      problems.push(`${file}: ${error.message}`);
     }
   }
-  return runs;
+  return { runs, problems };
 }
+
+const HOW_TO_MEASURE = 'Run scripts/bench: it measures in Node and in headless Chromium and writes ' +
+  'benchmark-results-node.json and benchmark-results-chromium.json next to this page.';
 
 async function main() {
   const status = document.getElementById('load-status');
   const problem = document.getElementById('load-problem');
   const container = document.getElementById('benchmark-results');
-  const runs = await loadResults();
-  if (!runs.length) {
-    problem.textContent = 'No benchmark results here yet. Run scripts/bench: it measures in Node and ' +
-      'in headless Chromium and writes benchmark-results-node.json and ' +
-      'benchmark-results-chromium.json next to this page.';
+  const { runs, problems } = await loadResults();
+  if (problems.length) {
+    problem.textContent = `Some results could not be read: ${problems.join('; ')}.`;
     problem.hidden = false;
+  }
+  if (!runs.length) {
+    if (!problems.length) {
+      problem.textContent = `No benchmark results here yet. ${HOW_TO_MEASURE}`;
+      problem.hidden = false;
+    }
     status.textContent = 'No results to show.';
     return;
   }

@@ -1,8 +1,10 @@
 // The benchmark page (benchmark.html) drawing a real result document: a tiny run of
 // bench/run-node.mjs (not a measurement) is served in place of benchmark-results-node.json.
 // The page draws a chart and a table per head_dim and the trace table, every figure from the
-// document; with no document it says how to make one; and at 360 px the page itself never
-// scrolls sideways (long implementation ids wrap, tables scroll in their own boxes).
+// document; with no document it says how to make one, without a single failed request or
+// console error (it reads the index the build writes, benchmark-index.json, and asks only for
+// the documents it names); its sections share the header's left edge; and at 360 px the page
+// itself never scrolls sideways (long implementation ids wrap, tables scroll in their own boxes).
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -41,12 +43,27 @@ after(async () => {
   if (directory) await rm(directory, { recursive: true, force: true });
 });
 
-// Opens benchmark.html with the node results answered by `body` (null: 404) and no Chromium file.
+// Opens benchmark.html with the node results answered by `body` (null: no results, and an
+// index that names none, as a fresh build writes it). Records every console error and every
+// response that failed, so that a test can ask that there were none.
 async function openBenchmark(viewport, body) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors = [];
+  const consoleErrors = [];
+  const failedResponses = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('response', (response) => { if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.url()}`); });
+  page.on('requestfailed', (request) => failedResponses.push(`failed ${request.url()}`));
+  await page.route('**/benchmark-index.json', (route) => route.fulfill({
+    status: 200,
+    contentType: 'application/json',
+    body: JSON.stringify({
+      schema: 'attention-by-hand/benchmark-index@1',
+      runs: body === null ? [] : [{ file: 'benchmark-results-node.json', where: 'Node' }],
+    }),
+  }));
   await page.route('**/benchmark-results-*.json', (route) => {
     const isNode = route.request().url().endsWith('benchmark-results-node.json');
     return isNode && body !== null
@@ -58,7 +75,7 @@ async function openBenchmark(viewport, body) {
     const status = document.getElementById('load-status');
     return status.classList.contains('done') || !document.getElementById('load-problem').hidden;
   }, undefined, { timeout: 30_000 });
-  return { page, context, errors };
+  return { page, context, errors, consoleErrors, failedResponses };
 }
 
 describe('benchmark.html', { timeout: TEST_TIMEOUT }, () => {
@@ -79,11 +96,27 @@ describe('benchmark.html', { timeout: TEST_TIMEOUT }, () => {
     }
   });
 
-  it('says how to make results when there are none', async () => {
-    const { page, context } = await openBenchmark({ width: 1100, height: 900 }, null);
+  it('says how to make results when there are none, with no failed request or console error', async () => {
+    const { page, context, consoleErrors, failedResponses } = await openBenchmark({ width: 1100, height: 900 }, null);
     try {
       assert.match(await page.locator('#load-problem').textContent(), /No benchmark results here yet\. Run scripts\/bench/);
       assert.equal(await page.locator('svg.bench-chart').count(), 0);
+      assert.deepEqual(failedResponses, []);
+      assert.deepEqual(consoleErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('puts "What is measured" and the results in the column of the header', async () => {
+    const { page, context } = await openBenchmark({ width: 1280, height: 900 }, docText);
+    try {
+      const left = (selector) => page.locator(selector).evaluate((node) => node.getBoundingClientRect().left);
+      const header = await left('.page-header h1');
+      for (const selector of ['#how-heading', '.bench-run h2', '#load-status', '.page-footer p']) {
+        const edge = await left(selector);
+        assert.ok(Math.abs(edge - header) <= 1, `${selector} starts at ${edge} px, the header's heading at ${header} px`);
+      }
     } finally {
       await context.close();
     }

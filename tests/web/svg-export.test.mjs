@@ -59,9 +59,17 @@ describe('the grid as SVG', () => {
   });
 
   it('uses the light theme\'s colours of the page (site/base.css, site/style.css), so a file looks like the page', async () => {
-    // The light tokens: the shared ones in base.css, the walkthrough's shading in style.css.
+    // The light tokens: the shared ones in base.css, the walkthrough's shading in style.css,
+    // read through its @imports (each resolved relative to the sheet that names it), so the
+    // check follows the colours to whichever piece holds them.
+    const readThroughImports = async (url) => {
+      const css = await readFile(url, 'utf8');
+      const parts = [];
+      for (const [, href] of css.matchAll(/@import url\("([^"]+)"\);/gu)) parts.push(await readThroughImports(new URL(href, url)));
+      return `${parts.join('\n')}\n${css}`;
+    };
     const lightTokens = async (file) => {
-      const css = await readFile(new URL(`../../site/${file}`, import.meta.url), 'utf8');
+      const css = await readThroughImports(new URL(`../../site/${file}`, import.meta.url));
       return css.slice(css.indexOf(':root {'), css.indexOf('@media (prefers-color-scheme: dark)'));
     };
     const light = (await lightTokens('base.css')) + (await lightTokens('style.css'));
