@@ -1,5 +1,6 @@
 // The sequel page's state in its URL hash, e.g.
 //   #tokens=the%20cat%20sat&seed=3&gqa.n-kv-heads=1&flash.block-rows=3&bill.preset=deepseek-v3
+//   &curve.models=llama-3-8b,qwen-2.5-72b
 // Shared keys (tokens, seed, x) apply to every section; "<section>.<attribute>" keys are the
 // attributes of one section's element, so that an element's state is its attributes. An empty
 // value ("bill.preset=") means the attribute is removed. Pure functions, no DOM: the page
@@ -21,6 +22,7 @@ export const SECTIONS = Object.freeze({
     attributes: ['preset', 'layers', 'n-heads', 'n-kv-heads', 'head-dim', 'd-latent', 'rope-dim', 'dtype-bytes',
       'kv-bits', 'weight-dtype-bytes', 'parameters', 'context-length', 'batch', 'gpu-memory-gib', 'sliding-window', 'local-layers'],
   },
+  curve: { id: 'kv-curve', attributes: ['models'] },
 });
 
 /** The elements that run the toy layer and take the shared tokens, seed and x. */

@@ -86,8 +86,14 @@ function applySections(sections) {
       setAttribute(element, attribute, value);
     }
   }
-  // The bill's toy MLA has the latent size of the MLA section.
-  setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', byId(SECTIONS.mla.id).getAttribute('d-latent'));
+  syncToyLatent();
+}
+
+/** The bill's toy MLA and the curve's toy MLA line have the latent size of the MLA section. */
+function syncToyLatent() {
+  const latent = byId(SECTIONS.mla.id).getAttribute('d-latent');
+  setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', latent);
+  setAttribute(byId(SECTIONS.curve.id), 'toy-d-latent', latent);
 }
 
 function sectionsNow() {
@@ -169,9 +175,7 @@ async function main() {
   }
   page.addEventListener('attention-change', (event) => {
     if (event.target === byId(SECTIONS.flash.id)) syncToyTraffic();
-    if (event.target === byId(SECTIONS.mla.id)) {
-      setAttribute(byId(SECTIONS.bill.id), 'toy-d-latent', byId(SECTIONS.mla.id).getAttribute('d-latent'));
-    }
+    if (event.target === byId(SECTIONS.mla.id)) syncToyLatent();
     writeHash();
   });
   globalThis.addEventListener('hashchange', () => {

@@ -4,30 +4,14 @@
 // (uPlot's canvas) and can be taken away as SVG.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  AXE_TIMEOUT, TEST_TIMEOUT, launchBrowser, openSequel, parsePrinted, readTable, requireBuiltSite, startSiteServer,
+  AXE_TIMEOUT, parsePrinted, readTable, TEST_TIMEOUT, useSequelPage,
 } from './sequel-harness.mjs';
 
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startSiteServer();
-  opened = await openSequel(browser, server);
-  page = opened.page;
-});
-
-after(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+useSequelPage({ ready: (opened) => { page = opened; } });
 
 // [bytes per token and layer, layers, local layers, window] from the published configurations.
 const SHAPES = {

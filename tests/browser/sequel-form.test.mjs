@@ -4,30 +4,14 @@
 // fields reach the figures; the refused state has no axe-core violation.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  AXE_TIMEOUT, TEST_TIMEOUT, billReference, figure, launchBrowser, openSequel, readTable, requireBuiltSite, settle, startSiteServer,
+  AXE_TIMEOUT, billReference, figure, readTable, settle, TEST_TIMEOUT, useSequelPage,
 } from './sequel-harness.mjs';
 
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startSiteServer();
-  opened = await openSequel(browser, server);
-  page = opened.page;
-});
-
-after(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+useSequelPage({ ready: (opened) => { page = opened; } });
 
 const field = (name) => page.locator(`#kv-bill [data-control="${name}"]`);
 async function setField(name, value) {

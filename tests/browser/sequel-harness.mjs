@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { after, before } from 'node:test';
 import path from 'node:path';
 import { PAGE_CSP, SITE_ROOT, launchBrowser, startStaticServer } from './browser-harness.mjs';
 
@@ -61,6 +62,32 @@ export async function openSequel(browser, server, { hash = '', viewport = { widt
     cspViolations: () => page.evaluate(() => globalThis.__cspViolations),
     close: () => context.close(),
   };
+}
+
+/**
+ * The set-up every sequel test file shares: before its tests, the built site checked, a browser
+ * and a server started and (unless `open` is false) sequel.html opened with `options`
+ * (openSequel's) and `ready(page)` awaited; after them, all closed again. Returns a handle whose
+ * members are filled in by then: {browser, server, opened, page}.
+ * @param {{open?: boolean, ready?: (page: import('playwright-core').Page) => Promise<void>}} [options]
+ */
+export function useSequelPage({ open = true, ready, ...options } = {}) {
+  const sequel = { browser: null, server: null, opened: null, page: null };
+  before(async () => {
+    requireBuiltSite();
+    sequel.browser = await launchBrowser();
+    sequel.server = await startSiteServer();
+    if (!open) return;
+    sequel.opened = await openSequel(sequel.browser, sequel.server, options);
+    sequel.page = sequel.opened.page;
+    await ready?.(sequel.page);
+  });
+  after(async () => {
+    await sequel.opened?.close();
+    await sequel.browser?.close();
+    await sequel.server?.close();
+  });
+  return sequel;
 }
 
 /** Waits until the page says every section was computed (or why not). */

@@ -8,33 +8,19 @@
 // mask hides wholly, and the bills must be the hand-computed figures of the presets.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, assertTable, attentionHead, billReference, figure, flashReference, launchBrowser, matmul,
-  numbers, openSequel, parsePrinted, parseSignificant, quantiseRows, readTable, readWeights, readX, requireBuiltSite, settle,
-  startSiteServer, unfold,
+  assertTable, attentionHead, billReference, figure, flashReference, matmul, numbers, parsePrinted, parseSignificant, quantiseRows, readTable, readWeights, readX, settle, TEST_TIMEOUT, unfold, useSequelPage,
 } from './sequel-harness.mjs';
 
-let browser;
-let server;
-let opened;
 let page;
 let x;
-
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startSiteServer();
-  opened = await openSequel(browser, server);
-  page = opened.page;
-  x = await readX(page);
-  await unfold(page, ['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla']);
-});
-
-after(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
+const sequel = useSequelPage({
+  ready: async (opened) => {
+    page = opened;
+    x = await readX(page);
+    await unfold(page, ['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla']);
+  },
 });
 
 // The layer of one <attention-variant> recomputed in float64 from the page's X and its printed
@@ -82,8 +68,8 @@ describe('the sequel page against a float64 reference', () => {
     const table = await readTable(page, null, 'x');
     assert.deepEqual(table.rows.map((row) => row.label), ['the', 'cat', 'sat', 'on']);
     assert.equal(table.columns.length, 16);
-    assert.deepEqual(opened.record.pageErrors, []);
-    assert.deepEqual(opened.record.errors, []);
+    assert.deepEqual(sequel.opened.record.pageErrors, []);
+    assert.deepEqual(sequel.opened.record.errors, []);
   });
 
   it('GQA: query heads 0, 1 share K/V head 0 and 2, 3 share K/V head 1; every table as the reference', { timeout: TEST_TIMEOUT }, async () => {

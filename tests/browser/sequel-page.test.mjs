@@ -6,25 +6,13 @@
 // the defaults; an edited token vector reaches every section; the page links back to part one.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  AXE_TIMEOUT, PAGE_CSP, TEST_TIMEOUT, launchBrowser, openSequel, readTable, requireBuiltSite, settle, startSiteServer, unfold,
+  AXE_TIMEOUT, openSequel, PAGE_CSP, readTable, settle, TEST_TIMEOUT, unfold, useSequelPage,
 } from './sequel-harness.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startSiteServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const sequel = useSequelPage({ open: false });
 
 const SECTION_IDS = ['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache', 'kv-bill'];
 
@@ -34,7 +22,7 @@ function sectionProblems(page) {
 
 describe('the sequel page', () => {
   it('runs under the strict policy with no violation, error or failed request', { timeout: TEST_TIMEOUT }, async () => {
-    const opened = await openSequel(browser, server);
+    const opened = await openSequel(sequel.browser, sequel.server);
     try {
       assert.equal(opened.response.headers()['content-security-policy'], PAGE_CSP);
       assert.deepEqual(await opened.cspViolations(), []);
@@ -69,7 +57,7 @@ describe('the sequel page', () => {
 
   for (const colorScheme of ['light', 'dark']) {
     it(`has no WCAG 2 A/AA violation in ${colorScheme} mode (axe-core)`, { timeout: AXE_TIMEOUT }, async () => {
-      const opened = await openSequel(browser, server, { colorScheme });
+      const opened = await openSequel(sequel.browser, sequel.server, { colorScheme });
       try {
         // Open the folded projection tables, so that they are checked too.
         await unfold(opened.page, SECTION_IDS);
@@ -88,7 +76,7 @@ describe('the sequel page', () => {
   }
 
   it('fits a 360 px screen without sideways scrolling', { timeout: TEST_TIMEOUT }, async () => {
-    const opened = await openSequel(browser, server, { viewport: { width: 360, height: 740 } });
+    const opened = await openSequel(sequel.browser, sequel.server, { viewport: { width: 360, height: 740 } });
     try {
       const overflow = await opened.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
@@ -105,7 +93,7 @@ describe('the sequel page', () => {
   });
 
   it('shows a figure\u2019s working on hover and on keyboard focus, and the arrow keys move between cells', { timeout: TEST_TIMEOUT }, async () => {
-    const opened = await openSequel(browser, server);
+    const opened = await openSequel(sequel.browser, sequel.server);
     const { page } = opened;
     try {
       const cell = page.locator('#kv-bill table[data-table="bill-compare"] tr[data-key="bytes_per_token_per_layer"] td[data-column="model"]');
@@ -135,7 +123,7 @@ describe('the sequel page', () => {
   });
 
   it('keeps the reader\u2019s settings in the hash, and a page opened with it shows the same', { timeout: TEST_TIMEOUT }, async () => {
-    const opened = await openSequel(browser, server);
+    const opened = await openSequel(sequel.browser, sequel.server);
     const { page } = opened;
     let hash;
     let before;
@@ -176,7 +164,7 @@ describe('the sequel page', () => {
     } finally {
       await opened.close();
     }
-    const again = await openSequel(browser, server, { hash });
+    const again = await openSequel(sequel.browser, sequel.server, { hash });
     try {
       const after_ = await again.page.evaluate((ids) => ids.map((id) => JSON.stringify(document.getElementById(id).result)), SECTION_IDS);
       assert.deepEqual(after_, before, 'every section computed the same from the link');
@@ -199,7 +187,7 @@ describe('the sequel page', () => {
 
   it('names what it cannot use in a malformed hash and works from the defaults', { timeout: TEST_TIMEOUT }, async () => {
     const hash = '#seed=banana&nonsense=1&flash.block-rows=99&bill.preset=gpt-9&x=[[1,2&%E0%A4%A';
-    const opened = await openSequel(browser, server, { hash });
+    const opened = await openSequel(sequel.browser, sequel.server, { hash });
     const { page } = opened;
     try {
       const message = await page.evaluate(() => {
@@ -231,7 +219,7 @@ describe('the sequel page', () => {
   });
 
   it('refuses a number it cannot use in X, names it, and keeps the last good input', { timeout: TEST_TIMEOUT }, async () => {
-    const opened = await openSequel(browser, server);
+    const opened = await openSequel(sequel.browser, sequel.server);
     const { page } = opened;
     try {
       const cell = page.locator('[data-slot="x-table"] input[data-row="0"][data-col="0"]');

@@ -3,29 +3,14 @@
 // largest tiles that fit; every total against the formula worked out here in float64.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, figure, launchBrowser, openSequel, readTable, requireBuiltSite, settle, startSiteServer,
+  figure, readTable, settle, TEST_TIMEOUT, useSequelPage,
 } from './sequel-harness.mjs';
+import { createSiteAttention } from '../support/site-module.mjs';
 
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  requireBuiltSite();
-  browser = await launchBrowser();
-  server = await startSiteServer();
-  opened = await openSequel(browser, server);
-  page = opened.page;
-});
-
-after(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+useSequelPage({ ready: (opened) => { page = opened; } });
 
 // Naive: read Q, K; write and read S; write and read P; read V; write O. Tiled: Q and O once,
 // each query tile's key and value rows up to its last query (causal), in whole tiles.
@@ -82,5 +67,17 @@ describe('FlashAttention\u2019s bill in bytes', () => {
     await field.press('Enter');
     await settle(page);
     assert.equal(await field.getAttribute('aria-invalid'), null);
+  });
+});
+
+describe('the FlashAttention elements\u2019 masks', () => {
+  it('offer the masks the core\u2019s kernels compute, named and labelled as its vocabulary has them', { timeout: TEST_TIMEOUT }, async () => {
+    const attention = await createSiteAttention();
+    const masks = attention.vocabulary().masks.filter((mask) => mask.kernels).map((mask) => [mask.name, mask.label]);
+    assert.ok(masks.length >= 2 && masks.some(([name]) => name === 'causal') && masks.some(([name]) => name === 'none'));
+    for (const id of ['flash-tiles', 'flash-traffic']) {
+      const options = await page.locator(`#${id} select[data-control="mask"] option`).evaluateAll((nodes) => nodes.map((node) => [node.value, node.textContent]));
+      assert.deepEqual(options, masks, id);
+    }
   });
 });

@@ -221,6 +221,26 @@ TEST_CASE("kv bill windows: the curve a plot draws", "[kv_bill]") {
   CHECK(crossing_drawn);
   // Every layer local: no crossing.
   CHECK_FALSE(attn::compute_kv_curve(bill_of(preset_shape("mistral-7b-v0.1")), 16, 64).crossing_tokens);
+  CHECK(curve.batch == 1);
+  CHECK(curve.memory_left_per_sequence_bytes == curve.memory_left_bytes);
+
+  // A batch shares the memory left: Llama 3 8B, four sequences on 80 GiB. Each may hold
+  // (85,899,345,920 - 16,060,522,496) / 4 = 17,459,705,856 bytes; P = ⌊69,838,823,424 /
+  // (4 · 4096)⌋ = 4,262,623 token-layers; / 32 layers = 133,206.9: 133,206 tokens, the bill's
+  // max_context_tokens, and drawn among the points.
+  attn::ModelShape four = preset_shape("llama-3-8b");
+  four.batch = 4;
+  const attn::KvBill llama4 = bill_of(four);
+  const attn::KvCurve shared = attn::compute_kv_curve(llama4, 16, 1048576);
+  CHECK(shared.batch == 4);
+  CHECK(shared.memory_left_bytes == 85899345920.0 - 16060522496.0);
+  CHECK(shared.memory_left_per_sequence_bytes == 17459705856.0);
+  CHECK(shared.crossing_tokens == std::optional<double>(133206.0));
+  CHECK(shared.crossing_tokens == llama4.max_context_tokens);
+  bool shared_crossing_drawn = false;
+  for (const attn::KvCurvePoint& point : shared.points)
+    shared_crossing_drawn = shared_crossing_drawn || point.context_tokens == 133206.0;
+  CHECK(shared_crossing_drawn);
 }
 
 TEST_CASE("kv_bill_json: windows, the longest context, the curve, errors", "[sequel_json]") {
@@ -233,6 +253,12 @@ TEST_CASE("kv_bill_json: windows, the longest context, the curve, errors", "[seq
   CHECK(curve.find("context_tokens")->array.size() == 66);
   CHECK(curve.find("bytes_per_sequence")->array.size() == 66);
   CHECK(curve.find("crossing_tokens")->number == 383851);
+  CHECK(curve.find("batch")->number == 1);
+  CHECK(curve.find("memory_left_per_sequence_bytes")->number == curve.find("memory_left_bytes")->number);
+  const Value batch4 = attn_test::answer_of(attn::kv_bill_json(R"({"preset":"llama-3-8b","batch":4})"));
+  CHECK(batch4.find("curve")->find("batch")->number == 4);
+  CHECK(batch4.find("curve")->find("memory_left_per_sequence_bytes")->number == 17459705856.0);
+  CHECK(batch4.find("curve")->find("crossing_tokens")->number == batch4.find("max_context_tokens")->number);
   // Without the window: 62 layers of every token, 8192 · 62 · 131,072 = 66,571,993,088.
   const Value plain = attn_test::answer_of(attn::kv_bill_json(R"({"preset":"gemma-3-27b","sliding_window":null})"));
   CHECK(plain.find("sliding_window")->type == Type::null);

@@ -71,6 +71,21 @@ describe('kvBill(): sliding windows, the longest context, the curve', () => {
     assert.equal(left, GPU_80_GIB - bill.weight_bytes);
     assert.equal(crossing, 383851);
     assert.ok(contexts.includes(crossing) && contexts.includes(1024));
+    assert.equal(bill.curve.batch, 1);
+    assert.equal(bill.curve.memory_left_per_sequence_bytes, left);
+  });
+
+  it('the curve of a batch: each sequence\u2019s share of the memory left, and the bill\u2019s longest context', () => {
+    const bill = attention.kvBill({ preset: 'gemma-3-27b', batch: 3, gpu_memory_gib: 141 });
+    const share = (141 * 2 ** 30 - bill.weight_bytes) / 3;
+    assert.equal(bill.curve.batch, 3);
+    assert.ok(Math.abs(bill.curve.memory_left_per_sequence_bytes - share) <= 1e-6 * share);
+    const crossing = bill.curve.crossing_tokens;
+    assert.equal(crossing, bill.max_context_tokens);
+    // Each of the three sequences fits at the crossing and not one token later.
+    assert.ok(3 * sequenceBytes(bill, crossing) <= 141 * 2 ** 30 - bill.weight_bytes);
+    assert.ok(3 * sequenceBytes(bill, crossing + 1) > 141 * 2 ** 30 - bill.weight_bytes);
+    assert.ok(bill.curve.context_tokens.includes(crossing));
   });
 
   it('refuses bad windows, naming the field', () => {

@@ -101,6 +101,28 @@ describe('the sequel page\u2019s hash', () => {
     assert.deepEqual(back.shared, { tokens: ['New York', 'is'], seed: 9, x: [[-0.2, 1], [0.5, 2.5]] });
     assert.deepEqual(back.sections, { flash: { 'block-rows': '3', mask: 'none' }, quant: { bits: '4,2' }, bill: { preset: null, batch: '16' } });
   });
+
+  it('keeps the curve\u2019s models, commas and all, and "none"', () => {
+    const defaults = { sections: { curve: { models: 'llama-3-8b,gemma-3-27b' } } };
+    for (const models of ['falcon-7b,deepseek-v3,kimi-k2', 'none']) {
+      const hash = state.formatSequelHash({ sections: { curve: { models } } }, defaults);
+      assert.equal(hash, `#curve.models=${models}`);
+      assert.deepEqual(state.parseSequelHash(hash), { shared: {}, sections: { curve: { models } }, warnings: [] });
+    }
+    assert.equal(state.formatSequelHash({ sections: { curve: { models: 'llama-3-8b,gemma-3-27b' } } }, defaults), '');
+  });
+});
+
+describe('the curve\u2019s models attribute', () => {
+  it('reads the names, "none" for no model, and refuses every unknown name, naming each', async () => {
+    const { parseModels } = await import('../../web/elements/sequel/kv-curve-element.js');
+    const names = ['llama-3-8b', 'falcon-7b', 'deepseek-v3'];
+    assert.deepEqual(parseModels('falcon-7b, llama-3-8b falcon-7b', names), ['falcon-7b', 'llama-3-8b']);
+    assert.deepEqual(parseModels('none', names), []);
+    assert.throws(() => parseModels('falcon-7b,gpt-9,mystery', names), (error) => error instanceof ConfigError
+      && error.message === 'models attribute: "gpt-9", "mystery" are not models this page knows; the models are llama-3-8b, falcon-7b, deepseek-v3, or none');
+    assert.throws(() => parseModels('falcon', names), /^ConfigError: models attribute: "falcon" is not a model this page knows/u);
+  });
 });
 
 describe('a refusal in the reader\u2019s words', () => {

@@ -69,6 +69,8 @@ void write_curve(std::string& out, const KvCurve& curve) {
   }
   out += ']';
   write_number_member(out, "memory_left_bytes", curve.memory_left_bytes);
+  write_number_member(out, "batch", static_cast<double>(curve.batch));
+  write_number_member(out, "memory_left_per_sequence_bytes", curve.memory_left_per_sequence_bytes);
   write_key(out, "crossing_tokens");
   if (curve.crossing_tokens) write_shortest(out, *curve.crossing_tokens); else out += "null";
   out += '}';

@@ -218,7 +218,9 @@ std::optional<double> kv_max_context(const KvBill& bill, std::size_t batch, std:
 KvCurve compute_kv_curve(const KvBill& bill, std::size_t from, std::size_t to) {
   KvCurve curve;
   curve.memory_left_bytes = bill.gpu_bytes - bill.weight_bytes;
-  curve.crossing_tokens = kv_max_context(bill, 1);
+  curve.batch = bill.shape.batch;
+  curve.memory_left_per_sequence_bytes = curve.memory_left_bytes / static_cast<double>(curve.batch);
+  curve.crossing_tokens = kv_max_context(bill, curve.batch);
   std::vector<std::size_t> contexts;
   const double steps = static_cast<double>(KvCurveLimits::points_per_doubling);
   for (std::size_t n = 0;; ++n) {

@@ -38,9 +38,9 @@ export function loadFullAttention() {
  * @typedef {object} ControlSpec
  * @property {string} attribute   the attribute a change sets
  * @property {string} label
- * @property {'number' | 'select' | 'text' | 'bits'} type
+ * @property {'number' | 'select' | 'text' | 'checks'} type  checks: a labelled group of checkboxes, the value their checked values joined by commas
  * @property {(result: object) => string | string[]} value  the current value, from the result
- * @property {[string, string][] | ((result: object) => [string, string][])} [options]  select: [value, text]
+ * @property {[string, string][] | ((result: object) => [string, string][])} [options]  select, checks: [value, text] (checks: an array)
  * @property {number} [min]
  * @property {(result: object) => number} [max]
  * @property {string} [step]
@@ -140,7 +140,10 @@ export class SequelElement extends ElementBase {
   compute() { return null; }
   /** The nodes of the body for a result. */
   renderResult() { return []; }
-  /** The controls shown with the `controls` attribute. @returns {ControlSpec[]} */
+  /**
+   * The controls shown with the `controls` attribute, built once the core has loaded (so that
+   * their options can be the core's names). @param {object} attention @returns {ControlSpec[]}
+   */
   controlSpecs() { return []; }
   /** A reader changed a control: by default the attribute follows (an empty value removes it). */
   controlChanged(spec, value) {
@@ -155,8 +158,8 @@ export class SequelElement extends ElementBase {
 
   #render() {
     const showControls = this.hasAttribute('controls');
-    this.#controls.hidden = !showControls;
-    if (showControls && !this.#controlNodes) this.#buildControls();
+    if (this.#attention && showControls && !this.#controlNodes) this.#buildControls();
+    this.#controls.hidden = !showControls || !this.#controlNodes;
     if (!this.#attention) return;
     let result;
     try {
@@ -236,7 +239,7 @@ export class SequelElement extends ElementBase {
   #buildControls() {
     const doc = this.ownerDocument;
     this.#controlNodes = new Map();
-    for (const spec of this.controlSpecs()) {
+    for (const spec of this.controlSpecs(this.#attention)) {
       const label = doc.createElement('label');
       if (spec.className) label.className = spec.className;
       const text = doc.createElement('span');
@@ -244,12 +247,12 @@ export class SequelElement extends ElementBase {
       let input;
       if (spec.type === 'select') {
         input = doc.createElement('select');
-      } else if (spec.type === 'bits') {
-        // One checkbox per bit width, in a group named by the label.
+      } else if (spec.type === 'checks') {
+        // One checkbox per option, in a group named by the label.
         const group = doc.createElement('span');
         group.setAttribute('role', 'group');
         group.setAttribute('aria-label', spec.label);
-        group.className = 'bit-choices';
+        group.className = 'check-choices';
         const boxes = spec.options.map(([value, caption]) => {
           const box = doc.createElement('input');
           box.type = 'checkbox';
@@ -261,7 +264,7 @@ export class SequelElement extends ElementBase {
           return box;
         });
         const fieldLabel = doc.createElement('span');
-        fieldLabel.className = 'bits-control';
+        fieldLabel.className = 'checks-control';
         fieldLabel.append(text, ' ', group);
         const onChange = () => this.controlChanged(spec, boxes.filter((box) => box.checked).map((box) => box.value).join(','));
         for (const box of boxes) box.addEventListener('change', onChange);

@@ -23,6 +23,8 @@ import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
 
 const headOptions = (count) => Array.from({ length: count }, (_, h) => [String(h), `head ${h}`]);
+// The masks a reader may pick, as the core names and labels them: those its kernels compute.
+const maskOptions = (attention) => attention.vocabulary().masks.filter((mask) => mask.kernels).map((mask) => [mask.name, mask.label]);
 
 // `controls` lists the controls to show ("block-rows,block-cols"); present but empty: all.
 function chosenControls(element, specs) {
@@ -94,7 +96,7 @@ export class AttentionFlashTilesElement extends SequelElement {
     return renderFlashTiles(doc, this.workings, tiles);
   }
 
-  controlSpecs() {
+  controlSpecs(attention) {
     return chosenControls(this, [
       {
         attribute: 'block-rows', label: 'queries per tile', type: 'number', min: 1,
@@ -105,7 +107,7 @@ export class AttentionFlashTilesElement extends SequelElement {
         max: (tiles) => tiles.token_count, value: (tiles) => String(tiles.block_cols),
       },
       {
-        attribute: 'mask', label: 'mask', type: 'select', options: [['causal', 'causal'], ['none', 'none']],
+        attribute: 'mask', label: 'mask', type: 'select', options: maskOptions(attention),
         value: (tiles) => tiles.mask,
       },
       {
@@ -133,7 +135,7 @@ export class AttentionFlashTrafficElement extends SequelElement {
     return renderFlashTraffic(doc, this.workings, traffic);
   }
 
-  controlSpecs() {
+  controlSpecs(attention) {
     const number = (attribute, label, key, options = {}) => ({
       attribute, label, type: 'number', min: 1, value: (t) => (t[key] === null ? '' : String(t[key])), ...options,
     });
@@ -145,7 +147,7 @@ export class AttentionFlashTrafficElement extends SequelElement {
         options: [['4', '4 (float32)'], ['2', '2 (float16)'], ['1', '1 (8-bit)']], value: (t) => String(t.dtype_bytes),
       },
       {
-        attribute: 'mask', label: 'mask', type: 'select', options: [['causal', 'causal'], ['none', 'none']], value: (t) => t.mask,
+        attribute: 'mask', label: 'mask', type: 'select', options: maskOptions(attention), value: (t) => t.mask,
       },
       {
         ...number('sram-kib', 'on-chip memory, KiB (empty: none)', 'sram_bytes', { step: 'any' }),
@@ -194,7 +196,7 @@ export class AttentionQuantisedCacheElement extends SequelElement {
   controlSpecs() {
     return chosenControls(this, [
       {
-        attribute: 'bits', label: 'bit widths', type: 'bits', options: [['8', '8'], ['4', '4'], ['3', '3'], ['2', '2']],
+        attribute: 'bits', label: 'bit widths', type: 'checks', options: [['8', '8'], ['4', '4'], ['3', '3'], ['2', '2']],
         value: ({ cache }) => cache.levels.map((entry) => String(entry.bits)),
       },
       {

@@ -89,7 +89,10 @@ a { color: var(--accent); overflow-wrap: anywhere; }
 .u-select { background: rgba(0, 0, 0, 0.07); position: absolute; pointer-events: none; }
 .u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off { display: none; }
 .curve { margin: 0 0 0.8em; max-width: 100%; overflow-x: auto; }
-.curve-plot { background: #ffffff; border-radius: 4px; }
+/* The plot lies on the page: its axes take the page's text colour, its lines a palette for a light or dark page. */
+.curve-plot { background: transparent; border-radius: 4px; }
+.check-choices { display: inline-flex; flex-wrap: wrap; gap: 0.2em 0.9em; }
+.check-choices label { display: inline-flex; gap: 0.3em; align-items: center; white-space: nowrap; }
 .curve-key { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.4em 0; padding: 0; list-style: none; font-size: 0.9em; }
 .curve-key .swatch { display: inline-block; width: 1.6em; margin-right: 0.4em; border-top: 3px solid; vertical-align: middle; }
 .crossings { margin: 0 0 0.8em; padding-left: 1.2em; }

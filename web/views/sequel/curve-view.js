@@ -10,8 +10,10 @@ import { formatBinaryUnit, formatCount } from '../sequel-format.js';
 import { element } from '../page-slots.js';
 import { figureTable, paragraph } from './tables.js';
 
-// Colours that keep 3:1 against white and a dark page, told apart by dash too.
+// Colours that keep 3:1 against a light page (and the SVG's white), and their light
+// counterparts against a dark one; told apart by dash too.
 const COLOURS = ['#1f5fbf', '#b3401a', '#2b7a3d', '#7a3fa3', '#8a6d00', '#0f7c86', '#a3325f', '#555b66'];
+const DARK_COLOURS = ['#7fb0f0', '#f08a5d', '#6fcf7f', '#c39af0', '#e0c050', '#4fd0d8', '#f07fae', '#b8bec9'];
 const DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
 
 // Each line has its own points (its window and its crossing are among them): the table and the
@@ -40,25 +42,39 @@ export function curveTable(doc, registry, lines) {
   });
 }
 
+// Where a model's line meets its level, in words: one sequence alone, or its share of a batch.
+export function crossingText(name, curve) {
+  if (curve.memory_left_bytes <= 0) return `${name}: the weights alone fill the GPU’s memory; not one sequence fits.`;
+  const left = formatBinaryUnit(curve.memory_left_bytes);
+  const where = curve.crossing_tokens === null ? 'never, in this range' : `at ${formatCount(curve.crossing_tokens)} tokens`;
+  if (curve.batch === 1) {
+    return curve.crossing_tokens === null
+      ? `${name}: one sequence never fills the ${left} left after the weights in this range.`
+      : `${name}: one sequence fills the ${left} left after the weights at ${formatCount(curve.crossing_tokens)} tokens.`;
+  }
+  return `${name}: a batch of ${formatCount(curve.batch)} shares the ${left} left after the weights, `
+    + `${formatBinaryUnit(curve.memory_left_per_sequence_bytes)} a sequence; each fills its share ${where}.`;
+}
+
 function crossings(doc, lines) {
   const list = element(doc, 'ul', 'crossings');
-  for (const { name, curve, models } of lines) {
+  for (const { key, name, curve, models } of lines) {
     if (!models) continue;
-    const item = element(doc, 'li');
-    item.dataset.key = name;
-    item.textContent = curve.crossing_tokens === null
-      ? `${name}: one sequence never fills the ${formatBinaryUnit(curve.memory_left_bytes)} left after the weights in this range.`
-      : `${name}: one sequence fills the ${formatBinaryUnit(curve.memory_left_bytes)} left after the weights at ${formatCount(curve.crossing_tokens)} tokens.`;
+    const item = element(doc, 'li', undefined, crossingText(name, curve));
+    item.dataset.key = key;
     list.append(item);
   }
   return list;
 }
 
+// The level a model's line meets: the memory left after the weights, a sequence's share of it.
+const levelOf = (curve) => curve.memory_left_per_sequence_bytes;
+
 /** A standalone SVG of the same lines (log-log), for the download. */
 export function curveSvg(lines, { width = 720, height = 420 } = {}) {
   const pad = { left: 70, right: 20, top: 20, bottom: 40 };
   const xs = contextsOf(lines);
-  const ys = lines.flatMap(({ curve }) => [...curve.bytes_per_sequence, ...(curve.memory_left_bytes > 0 ? [curve.memory_left_bytes] : [])]);
+  const ys = lines.flatMap(({ curve }) => [...curve.bytes_per_sequence, ...(levelOf(curve) > 0 ? [levelOf(curve)] : [])]);
   const [x0, x1] = [Math.log10(xs[0]), Math.log10(xs.at(-1))];
   const [y0, y1] = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
   const px = (x) => pad.left + ((Math.log10(x) - x0) / (x1 - x0)) * (width - pad.left - pad.right);
@@ -69,8 +85,8 @@ export function curveSvg(lines, { width = 720, height = 420 } = {}) {
     const colour = COLOURS[index % COLOURS.length];
     const points = curve.context_tokens.map((x, n) => `${px(x).toFixed(1)},${py(curve.bytes_per_sequence[n]).toFixed(1)}`).join(' ');
     parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points}"><title>${escapeXml(name)}</title></polyline>`);
-    if (models && curve.memory_left_bytes > 0) {
-      const y = py(curve.memory_left_bytes).toFixed(1);
+    if (models && levelOf(curve) > 0) {
+      const y = py(levelOf(curve)).toFixed(1);
       parts.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${y}" y2="${y}" stroke="${colour}" stroke-dasharray="4 4"/>`);
     }
     parts.push(`<text x="${pad.left + 8}" y="${pad.top + 14 * (index + 1)}" fill="${colour}">${escapeXml(name)}</text>`);
@@ -85,8 +101,14 @@ export function curveSvg(lines, { width = 720, height = 420 } = {}) {
  * @param {import('./working.js').WorkingRegistry} registry
  * @param {{key: string, name: string, curve: object, models: boolean}[]} lines
  * @param {number} width  the plot's width in CSS pixels
+ * @param {{dark?: boolean, text?: string}} [theme]  dark: light lines for a dark page; text: the
+ *   page's text colour, for the axes (the canvas cannot read CSS)
  */
-export function renderCurve(doc, registry, lines, width) {
+export function renderCurve(doc, registry, lines, width, { dark = false, text = '#1d2330' } = {}) {
+  const colours = dark ? DARK_COLOURS : COLOURS;
+  const colourOf = (index) => colours[index % colours.length];
+  const faint = dark ? 'rgba(255, 255, 255, 0.16)' : 'rgba(0, 0, 0, 0.1)';
+  const axis = (options) => ({ stroke: text, grid: { stroke: faint, width: 1 }, ticks: { stroke: faint, width: 1 }, ...options });
   const figure = element(doc, 'figure', 'curve');
   const plotHost = element(doc, 'div', 'curve-plot');
   plotHost.setAttribute('role', 'img');
@@ -95,28 +117,29 @@ export function renderCurve(doc, registry, lines, width) {
   const series = [{ label: 'context, tokens' }];
   const data = [xs];
   lines.forEach(({ name, curve, models }, index) => {
-    series.push({ label: name, stroke: COLOURS[index % COLOURS.length], width: 2, dash: DASHES[index % DASHES.length], spanGaps: true });
+    series.push({ label: name, stroke: colourOf(index), width: 2, dash: DASHES[index % DASHES.length], spanGaps: true });
     data.push(xs.map((T) => valueAt(curve, T)));
-    if (models && curve.memory_left_bytes > 0) {
-      series.push({ label: `memory left, ${name}`, stroke: COLOURS[index % COLOURS.length], width: 1, dash: [4, 4] });
-      data.push(xs.map(() => curve.memory_left_bytes));
+    if (models && levelOf(curve) > 0) {
+      series.push({ label: `memory left, ${name}`, stroke: colourOf(index), width: 1, dash: [4, 4] });
+      data.push(xs.map(() => levelOf(curve)));
     }
   });
   const plot = new uPlot({
     width: Math.max(280, width), height: 320, series, legend: { show: false }, cursor: { show: false },
     scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
-    axes: [{ label: 'context length, tokens' }, { label: 'bytes of one sequence', size: 70, values: (u, ticks) => ticks.map((v) => formatBinaryUnit(v)) }],
+    axes: [axis({ label: 'context length, tokens' }), axis({ label: 'bytes of one sequence', size: 70, values: (u, ticks) => ticks.map((v) => formatBinaryUnit(v)) })],
   }, data, plotHost);
   figure.append(plotHost);
   const key = element(doc, 'ul', 'curve-key');
   lines.forEach(({ name }, index) => {
     const item = element(doc, 'li', undefined, name);
     const swatch = element(doc, 'span', 'swatch');
-    swatch.style.borderTopColor = COLOURS[index % COLOURS.length];
+    swatch.style.borderTopColor = colourOf(index);
     item.prepend(swatch);
     key.append(item);
   });
-  figure.append(key, element(doc, 'figcaption', undefined, 'Dashed level lines: the GPU memory left after each model\u2019s weights.'));
+  figure.append(key, element(doc, 'figcaption', undefined,
+    'Dashed level lines: the GPU memory left after each model\u2019s weights (with a batch, one sequence\u2019s share of it).'));
   const table = curveTable(doc, registry, lines);
   const details = element(doc, 'details', 'curve-table');
   details.dataset.part = 'curve-table';

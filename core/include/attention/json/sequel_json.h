@@ -118,8 +118,10 @@ JsonOrError quantised_cache_json(std::string_view request);
 // Answer: kv_bill_to_json's members, then "curve": {"context_tokens": [...] (four per doubling
 //   from curve_from_tokens to curve_to_tokens, plus the window and the crossing when inside),
 //   "bytes_per_sequence": [...] (one sequence's cache at each), "memory_left_bytes" (gpu_bytes
-//   - weight_bytes: the line a plot draws across), "crossing_tokens" (the longest context of
-//   one sequence that fits, null when the cache stops growing below the line)}.
+//   - weight_bytes), "batch", "memory_left_per_sequence_bytes" (memory_left_bytes / batch: the
+//   line a plot draws across), "crossing_tokens" (the longest context at which each of the
+//   batch's sequences fits, the bill's max_context_tokens; null when the cache stops growing
+//   below the line)}.
 JsonOrError kv_bill_json(std::string_view request);
 
 // {"preset": name | null, "label": | null, "citation": URL | null, "attention": "MHA" | "GQA" |

@@ -125,6 +125,8 @@ std::optional<double> kv_max_context(const KvBill& bill, std::size_t batch,
 
 // The cache of one sequence against the context, for a plot on a log scale: four points per
 // doubling from `from` to `to` tokens, plus the window and the crossing when they fall inside.
+// The bill's batch shares the memory left: each of its sequences may fill memory_left / batch,
+// so a line crosses that level at the bill's max_context_tokens.
 struct KvCurvePoint {
   double context_tokens = 0;
   double bytes_per_sequence = 0;
@@ -132,8 +134,11 @@ struct KvCurvePoint {
 struct KvCurve {
   std::vector<KvCurvePoint> points;  // context increasing
   double memory_left_bytes = 0;      // gpu_bytes - weight_bytes (negative: the weights do not fit)
-  std::optional<double> crossing_tokens;  // the longest context of one sequence that fits
-                                          // (kv_max_context at batch 1); empty: never crosses
+  std::size_t batch = 1;             // the bill's batch
+  double memory_left_per_sequence_bytes = 0;  // memory_left_bytes / batch: the level a line meets
+  std::optional<double> crossing_tokens;  // the longest context at which each of the batch's
+                                          // sequences fits (kv_max_context at the bill's
+                                          // batch); empty: never crosses
 };
 struct KvCurveLimits {
   static constexpr std::size_t default_from = 16;
