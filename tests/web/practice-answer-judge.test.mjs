@@ -143,6 +143,15 @@ describe('judgeAnswer words the verdicts', () => {
     assert.match(formatFixed(Math.fround(3e21), 3), /e\+21$/u, 'the case is one the table writes in exponent form');
   });
 
+  it('an exact figure (the bill\u2019s whole bytes) gets no float32 slack, however large', () => {
+    const bytes = 85899345920;
+    assert.equal(judge('85899345920', bytes, 0).verdict, 'right');
+    assert.equal(judgeAnswer(readAnswer('85899345921'), bytes, 0, { exact: true }).verdict, 'off');
+    assert.equal(judgeAnswer(readAnswer('85899345920.4'), bytes, 0, { exact: true }).verdict, 'right');
+    // Without `exact` the slack (|v| · 2^-20, about 8 float32 spacings) would let that pass.
+    assert.equal(judge('85899345921', bytes, 0).verdict, 'right');
+  });
+
   it('a masked score: only −∞ is right; 0 is off with the FAQ\u2019s point', () => {
     assert.equal(judge('\u2212\u221e', -Infinity, 3).verdict, 'right');
     assert.equal(judge('-inf', -Infinity, 3).verdict, 'right');

@@ -18,7 +18,10 @@
 // The slack lets an answer worked exactly by hand count as right when the core's float32 value
 // lies a few units in the last place on the other side of a rounding boundary (x.xx5): the table
 // prints the float's rounding, and the hand-worked rounding of the exact value is as right. It
-// is about eight float32 spacings of v, far below half a printed unit wherever the page prints.
+// is about eight float32 spacings of v. It passes half a printed unit only where |v| > 2^19 ·
+// 10^-d (524 at 3 decimals, 52 at 4), where the core's float32 arithmetic is itself uncertain by
+// about that much. A figure the core computes exactly (the bill's whole bytes, in doubles exact
+// to 2^53) is judged with no slack: pass { exact: true }.
 //
 // A masked score is −∞ exactly: only −∞ is right. 0 there is off with the FAQ's point (the mask
 // writes −∞, not 0, so that e^x is 0 and the hidden word gets no weight).
@@ -48,9 +51,10 @@ function verdictOf(fields) {
  * @param {{value: number, decimals: number | null}} answer  readAnswer's accepted result
  * @param {number} value     the core's value of the cell
  * @param {number} decimals  the decimals the table prints it with (DECIMALS in format.js)
+ * @param {{exact?: boolean}} [options]  exact: the value is exact, not a float32 result (no slack)
  * @returns {Verdict}
  */
-export function judgeAnswer(answer, value, decimals) {
+export function judgeAnswer(answer, value, decimals, { exact = false } = {}) {
   if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`the cell's value must be a number, got ${value}`);
   const expected = formatFixed(value, decimals);  // also checks decimals
   const typed = answer?.value;
@@ -62,7 +66,7 @@ export function judgeAnswer(answer, value, decimals) {
 
   const difference = typed - value;
   const distance = Math.abs(difference);
-  const slack = Math.abs(value) * SLACK;
+  const slack = exact ? 0 : Math.abs(value) * SLACK;
   if (distance <= 0.5 * 10 ** -decimals + slack) {
     return verdictOf({ verdict: 'right', expected, difference, message: `Right: ${expected}.` });
   }

@@ -1,9 +1,12 @@
-// An exercise as a practice link fixes it: which cells are blank, and its answer key. A link's
-// own blank list wins; without one, a round's blanks in the round's order. The answer key is
+// An exercise as a practice link fixes it: which cells are blank, how an answer to one is
+// checked, and its answer key. A link's own blank list wins; without one, a round's blanks in
+// the round's order. The answer key is
 // what a teacher prints on request: each blank's value as the table prints it and, when asked,
 // the working a hint would reveal. Pure functions over the core's answers; nothing computed here.
 
 import { cellId } from '../state/practice-hash.js';
+import { judgeAnswer } from './answer-judge.js';
+import { readAnswer } from './answer-reader.js';
 import { cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
 import { roundBlanks } from './rounds.js';
 import { formatFixed } from '../views/format.js';
@@ -41,4 +44,20 @@ export function answerKey(cells, answers, { working = true } = {}) {
     if (working) entry.working = hintSteps(cell, answers).map((step) => step.text);
     return entry;
   });
+}
+
+/**
+ * One typed answer to one blank, read and judged with the kind's printed decimals: readAnswer's
+ * refusal ({ ok: false, reason, message }) for text that is not a number (never an attempt), or
+ * judgeAnswer's verdict with ok: true.
+ * @param {string} text
+ * @param {{kind: string, index: (number|string)[]}} cell
+ * @param {import('./practice-cells.js').SourceAnswers} answers
+ */
+export function checkAnswer(text, cell, answers) {
+  const { decimals, exact } = practiceKind(cell.kind) ?? {};
+  const value = cellValue(cell, answers);  // names an unknown kind or a cell outside the answer
+  const read = readAnswer(text);
+  if (!read.ok) return read;
+  return { ok: true, ...judgeAnswer(read, value, decimals, { exact }) };
 }

@@ -15,7 +15,8 @@ export const BILL_LINES = Object.freeze(['bytes_per_token_per_layer', 'bytes_per
  * The kinds of blank, in the order of the steps. `source` is the core's call whose answer holds
  * the value (`trace`: run(); `flash`: flashTiles(); `bill`: kvBill()); `key` the member of it;
  * `indices` what a cell's position names; `table` the data-table the cell is shown in ("{step}"
- * stands for the tile's index); `hint` the working steps a hint reveals, in order.
+ * stands for the tile's index); `hint` the working steps a hint reveals, in order; `exact`
+ * whether the value is exact rather than a float32 result (judgeAnswer's `exact` option).
  */
 export const PRACTICE_KINDS = Object.freeze([
   { name: 'scores', source: 'trace', key: 'scores', table: 'scores', indices: ['query', 'key'], decimals: DECIMALS.matrix, hint: ['products', 'sum'] },
@@ -30,8 +31,9 @@ export const PRACTICE_KINDS = Object.freeze([
   { name: 'flash-max', source: 'flash', key: 'max_after', table: 'tile-{step}-running', indices: ['tile', 'query'], decimals: DECIMALS.softmax, hint: ['before', 'tile-max', 'max'] },
   { name: 'flash-rescale', source: 'flash', key: 'rescale', table: 'tile-{step}-running', indices: ['tile', 'query'], decimals: DECIMALS.softmax, hint: ['maxima', 'power'] },
   { name: 'flash-sum', source: 'flash', key: 'sum_after', table: 'tile-{step}-running', indices: ['tile', 'query'], decimals: DECIMALS.softmax, hint: ['carried', 'added', 'sum'] },
-  { name: 'bill', source: 'bill', key: null, table: 'bill', indices: ['line'], decimals: 0, hint: ['formula', 'working'] },
-].map((kind) => Object.freeze({ ...kind, indices: Object.freeze(kind.indices), hint: Object.freeze(kind.hint) })));
+  // The bill's figures are exact whole bytes (doubles, exact to 2^53): judged with no float32 slack.
+  { name: 'bill', source: 'bill', key: null, table: 'bill', indices: ['line'], decimals: 0, hint: ['formula', 'working'], exact: true },
+].map((kind) => Object.freeze({ exact: false, ...kind, indices: Object.freeze(kind.indices), hint: Object.freeze(kind.hint) })));
 
 export const KIND_NAMES = Object.freeze(PRACTICE_KINDS.map((kind) => kind.name));
 
