@@ -54,6 +54,13 @@ describe('readAnswer accepts a number however it is typed', () => {
     accepted('2,5000', 2.5, 4);
   });
 
+  it('reads digits grouped in threes by spaces, as the bill prints bytes', () => {
+    accepted('1 234', 1234, 0);
+    accepted('1\u202f073\u202f741\u202f824', 1073741824, 0);
+    accepted('\u2212 1 234,5', -1234.5, 1);
+    accepted('12 345.25', 12345.25, 2);
+  });
+
   it('reads fullwidth digits', () => {
     accepted('\uff12.\uff15', 2.5, 1);
   });
@@ -112,7 +119,9 @@ describe('readAnswer refuses what is not one number, saying why', () => {
     const comma = refused('1,234', 'ambiguous', '1.234');
     assert.ok(comma.message.includes('1234'), comma.message);
     refused('\u221212,345', 'ambiguous', '\u221212.345');
-    refused('1 234', 'ambiguous', 'space inside the number');
+    refused('12 34', 'ambiguous', 'space inside the number');
+    refused('1 2', 'ambiguous');
+    refused('1 234 5', 'ambiguous');
     refused('0. 5', 'ambiguous');
   });
 

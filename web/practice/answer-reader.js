@@ -74,9 +74,12 @@ export function readAnswer(typed) {
   }
   let text = trimmed.replace(MINUS_FORMS, '-').replace(PLUS_FORMS, '+')
     .replace(FULLWIDTH_DIGIT, (c) => String(c.charCodeAt(0) - 0xff10));
-  // A space between two digits could be a thousands separator ("1 234") or two numbers: which
-  // one is meant cannot be told, so it is refused rather than guessed.
-  if (new RegExp(`\\d${SPACE.source}+[\\d.,]|[.,]${SPACE.source}+\\d`, 'u').test(text)) {
+  // Digits grouped in threes by spaces ("1 073 741 824", as the bill prints bytes) are one
+  // number in every convention: a space is never a decimal mark. Any other space between digits
+  // could be a separator or two numbers, so it is refused rather than guessed.
+  if (new RegExp(`^[+-]?${SPACE.source}*\\d{1,3}(?:${SPACE.source}+\\d{3})+(?:[.,]\\d+)?$`, 'u').test(text)) {
+    text = text.replace(SPACES, '');
+  } else if (new RegExp(`\\d${SPACE.source}+[\\d.,]|[.,]${SPACE.source}+\\d`, 'u').test(text)) {
     return refuse('ambiguous', `${quote(trimmed)} has a space inside the number; type it without one`);
   }
   text = text.replace(SPACES, '');
