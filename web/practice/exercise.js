@@ -1,0 +1,63 @@
+// An exercise as a practice link fixes it: which cells are blank, how an answer to one is
+// checked, and its answer key. A link's own blank list wins; without one, a round's blanks in
+// the round's order. The answer key is
+// what a teacher prints on request: each blank's value as the table prints it and, when asked,
+// the working a hint would reveal. Pure functions over the core's answers; nothing computed here.
+
+import { cellId } from '../state/practice-hash.js';
+import { judgeAnswer } from './answer-judge.js';
+import { readAnswer } from './answer-reader.js';
+import { cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
+import { roundBlanks } from './rounds.js';
+import { formatFixed } from '../views/format.js';
+
+/**
+ * The blanks of an exercise, in the order a reader works them.
+ * @param {import('../state/practice-hash.js').PracticeSettings} settings  parsePracticeHash's
+ * @param {import('./practice-cells.js').SourceAnswers} answers  the core's answers the cells come from
+ * @returns {{kind: string, index: (number|string)[]}[]}
+ */
+export function exerciseBlanks(settings, answers) {
+  if (settings.blanks !== undefined) return expandBlanks(settings.blanks, answers);
+  if (settings.round !== undefined) {
+    if (!answers?.trace) throw new RangeError(`round ${settings.round} needs the answer of run() (answers.trace)`);
+    return roundBlanks(settings.round, answers.trace);
+  }
+  return [];
+}
+
+/**
+ * The answer key: per blank, its name (the practice grammar), the table it is in, the value as
+ * printed, and (with `working`) the hint's steps in order.
+ * @param {{kind: string, index: (number|string)[]}[]} cells
+ * @param {import('./practice-cells.js').SourceAnswers} answers
+ * @param {{working?: boolean}} [options]
+ * @returns {{id: string, table: string, answer: string, working?: string[]}[]}
+ */
+export function answerKey(cells, answers, { working = true } = {}) {
+  return cells.map((cell) => {
+    const entry = {
+      id: cellId(cell),
+      table: cellTable(cell),
+      answer: formatFixed(cellValue(cell, answers), practiceKind(cell.kind).decimals),
+    };
+    if (working) entry.working = hintSteps(cell, answers).map((step) => step.text);
+    return entry;
+  });
+}
+
+/**
+ * One typed answer to one blank, read and judged with the kind's printed decimals: readAnswer's
+ * refusal ({ ok: false, reason, message }) for text that is not a number (never an attempt), or
+ * judgeAnswer's verdict with ok: true.
+ * @param {string} text
+ * @param {{kind: string, index: (number|string)[]}} cell
+ * @param {import('./practice-cells.js').SourceAnswers} answers
+ */
+export function checkAnswer(text, cell, answers) {
+  const { decimals, exact } = practiceKind(cell.kind) ?? {};
+  const value = cellValue(cell, answers);  // names an unknown kind or a cell outside the answer
+  const read = readAnswer(text);
+  if (!read.ok) return read;
+  return { ok: true, ...judgeAnswer(read, value, decimals, { exact }) };
+}
