@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
-import { maskSelect, refreshEditable, renderStep, selectMask } from '../views/step-views.js';
+import { maskSelect, selectMask, stepView } from '../views/step-views.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export const CHANGE_EVENT = 'attention-change';
@@ -195,15 +195,11 @@ export class AttentionExplainerElement extends ModelOwner {
 
     const editable = this.editable;
     const active = this.shadowRoot.activeElement;
+    // One view per step shown, kept across traces so that their cells update in place.
     const sections = new Map();
-    for (const step of steps) {
-      const previous = this.#sections.get(step);
-      const keep = previous && editable && ['q', 'k', 'v'].includes(step) &&
-        previous.querySelector('input') && refreshEditable(previous, trace, active);
-      sections.set(step, keep ? previous : renderStep(doc, step, trace, { row, editable }));
-    }
+    for (const step of steps) sections.set(step, this.#sections.get(step) ?? stepView(doc, step));
     this.#sections = sections;
-    const children = [...sections.values()];
+    const children = [...sections.values()].map((view) => view.show(trace, { row, editable, active }));
     if (this.controls) children.unshift(this.#controlsFor(trace));
     syncChildren(this.body, children);
   }

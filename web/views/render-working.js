@@ -63,3 +63,51 @@ export function renderDotProduct(doc, { queryToken, keyToken, query, key, produc
   block.append(result);
   return block;
 }
+
+/**
+ * Ties each sign of a worked sum to the number after it ("− 0.08" with a no-break space), so a
+ * long sum wraps between terms, never inside one.
+ * @param {HTMLElement} working
+ */
+export function keepSignsWithNumbers(working) {
+  for (const terms of working.querySelectorAll('.terms')) {
+    terms.textContent = terms.textContent.replace(/([+\u2212]) /gu, '$1\u00a0');
+  }
+  return working;
+}
+
+/**
+ * Writes the text and attributes of `fresh` into `shown`, a node of the same structure on
+ * screen (same elements, same children), touching only what differs: a new working of the same
+ * cell then moves no node, and the page lays out only the changed numbers. Returns false, with
+ * nothing touched, when the structures differ.
+ * @param {Node} shown
+ * @param {Node} fresh
+ */
+export function patchInPlace(shown, fresh) {
+  if (!sameStructure(shown, fresh)) return false;
+  copyInto(shown, fresh);
+  return true;
+}
+
+function sameStructure(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName || a.childNodes.length !== b.childNodes.length) return false;
+  for (let n = 0; n < a.childNodes.length; n += 1) {
+    if (!sameStructure(a.childNodes[n], b.childNodes[n])) return false;
+  }
+  return true;
+}
+
+function copyInto(shown, fresh) {
+  if (shown.nodeType === 3) {
+    if (shown.data !== fresh.data) shown.data = fresh.data;
+    return;
+  }
+  if (shown.nodeType === 1) {
+    for (const { name, value } of fresh.attributes) {
+      if (shown.getAttribute(name) !== value) shown.setAttribute(name, value);
+    }
+    for (const name of shown.getAttributeNames()) if (!fresh.hasAttribute(name)) shown.removeAttribute(name);
+  }
+  for (let n = 0; n < shown.childNodes.length; n += 1) copyInto(shown.childNodes[n], fresh.childNodes[n]);
+}

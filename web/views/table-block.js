@@ -48,19 +48,22 @@ export function buildTable(doc, { matrix, options, zeroed, dataset = {} }) {
 }
 
 /**
+ * A built table as the page shows it: its cells named for screen readers and walked with the
+ * arrow keys, in a box that scrolls sideways, with the "Copy table" menu unless `tools` is false.
  * @param {Document} doc
  * @param {HTMLTableElement} table
- * @param {{describe?: import('./cell-navigation.js').DescribeCell}} [options]
+ * @param {{describe?: import('./cell-navigation.js').DescribeCell, tools?: boolean}} [options]
  * @returns {HTMLElement}
  */
-export function presentTable(doc, table, { describe } = {}) {
+export function presentTable(doc, table, { describe, tools = true } = {}) {
   labelCells(table, describe);
   makeCellsNavigable(table);
   const scroller = scrollable(doc, table);
   // The cells take focus and scroll the box as the keyboard moves; the box itself need not.
   if (table.classList.contains('navigable')) scroller.removeAttribute('tabindex');
   const block = element(doc, 'div', 'table-block');
-  block.append(scroller, tableTools(doc, table));
+  block.append(scroller);
+  if (tools) block.append(tableTools(doc, table));
   return block;
 }
 
@@ -81,7 +84,9 @@ const formatterOf = (format, col) => (Array.isArray(format) ? format[col] : form
 function setValue(cell, text) {
   const value = cell.firstElementChild;  // renderMatrixTable's .value span comes first
   if (!value || value.textContent === text) return false;
-  value.textContent = text;
+  // The text node's data, not textContent: no node is replaced, so only the text is laid out.
+  if (value.firstChild?.nodeType === 3 && value.childNodes.length === 1) value.firstChild.data = text;
+  else value.textContent = text;
   return true;
 }
 
@@ -123,7 +128,45 @@ function patchTable(table, { matrix, options, liveRowLabels }, describe) {
 }
 
 /**
- * A slot that shows one table at a time and updates it in place when it can.
+ * One table shown again and again for new traces: built the first time and whenever its shape
+ * changes, otherwise patched in place (only the cells whose text or shade changed are touched,
+ * and the focused cell keeps its focus).
+ * @param {Document} doc
+ * @param {{describe?: import('./cell-navigation.js').DescribeCell,
+ *          present?: (table: HTMLTableElement) => Node[]}} [options]
+ *        present: what shows a freshly built table (by default presentTable's block)
+ */
+export function tableView(doc, { describe, present = (table) => [presentTable(doc, table, { describe })] } = {}) {
+  let shown = null;
+  let shape = null;
+  return {
+    /** The table on screen, or null before the first show(). */
+    get table() {
+      return shown;
+    },
+    /**
+     * Brings the table up to `spec`. Returns the nodes to put on screen when it had to be
+     * built, or null when the table already on screen was patched.
+     * @param {TableSpec} spec
+     * @param {{onScreen?: boolean}} [options]  onScreen: false when the table shown before was
+     *        taken off screen, so it must be built again
+     * @returns {Node[] | null}
+     */
+    show(spec, { onScreen = true } = {}) {
+      const freshShape = shapeOf(spec);
+      if (shown && onScreen && freshShape === shape) {
+        patchTable(shown, spec, describe);
+        return null;
+      }
+      shown = buildTable(doc, spec);
+      shape = freshShape;
+      return present(shown);
+    },
+  };
+}
+
+/**
+ * A slot of the page that shows one table at a time and updates it in place when it can.
  * @param {Document} doc
  * @param {string} name  the slot
  * @param {{describe?: import('./cell-navigation.js').DescribeCell,
@@ -132,8 +175,7 @@ function patchTable(table, { matrix, options, liveRowLabels }, describe) {
  *        that stays on screen
  */
 export function tableSlot(doc, name, { describe, after = () => [] } = {}) {
-  let shown = null;
-  let shape = null;
+  const view = tableView(doc, { describe, present: (table) => [presentTable(doc, table, { describe }), ...after(table)] });
   return {
     /**
      * Shows the table `spec` describes: patched into the one on screen, or built in its place.
@@ -141,16 +183,10 @@ export function tableSlot(doc, name, { describe, after = () => [] } = {}) {
      * @returns {HTMLTableElement}
      */
     show(spec) {
-      const freshShape = shapeOf(spec);
-      if (shown && freshShape === shape && slot(doc, name).contains(shown)) {
-        patchTable(shown, spec, describe);
-        return shown;
-      }
-      const table = buildTable(doc, spec);
-      fillSlot(doc, name, presentTable(doc, table, { describe }), ...after(table));
-      shown = table;
-      shape = freshShape;
-      return shown;
+      const onScreen = view.table !== null && slot(doc, name).contains(view.table);
+      const nodes = view.show(spec, { onScreen });
+      if (nodes) fillSlot(doc, name, ...nodes);
+      return view.table;
     },
   };
 }
