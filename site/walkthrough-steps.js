@@ -4,7 +4,7 @@
 
 import { DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
-import { keepSignsWithNumbers, patchInPlace, renderDotProduct } from '../web/views/render-working.js';
+import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
@@ -36,24 +36,20 @@ function renderProse(doc, trace) {
   showVariant(doc, 'tokens', trace.token_count === 1 ? 'one' : 'many');
 }
 
-// Brings the worked dot products up to date, changing only the numbers that changed.
+// The worked dot products of the last row: the ones on screen rewritten in place when there are
+// as many of the same width, else built anew.
 function showWorkings(doc, workings) {
   const target = doc.querySelector('[data-slot="dot-products"]');
   const shown = Array.from(target.querySelectorAll(':scope > .dot-product'));
-  if (shown.length !== workings.length) {
-    fillSlot(doc, 'dot-products', ...workings);
-    return;
-  }
-  shown.forEach((old, n) => {
-    if (!patchInPlace(old, workings[n])) old.replaceWith(workings[n]);
-  });
+  if (shown.length === workings.length && shown.every((block, n) => updateDotProduct(block, workings[n], { keepSigns: true }))) return;
+  fillSlot(doc, 'dot-products', ...workings.map((working) => keepSignsWithNumbers(renderDotProduct(doc, working))));
 }
 
 function renderScores(doc, trace, slots) {
   const last = trace.token_count - 1;
   // The last token against itself first, then against the tokens before it.
   const keyOrder = [last, ...Array.from({ length: last }, (_, n) => last - 1 - n)];
-  showWorkings(doc, keyOrder.map((j) => keepSignsWithNumbers(renderDotProduct(doc, {
+  showWorkings(doc, keyOrder.map((j) => ({
     queryToken: trace.tokens[last],
     keyToken: trace.tokens[j],
     query: trace.q[last],
@@ -61,7 +57,7 @@ function renderScores(doc, trace, slots) {
     products: trace.score_terms[last][j],
     score: trace.scores[last][j],
     decimals: { factor: DECIMALS.factor, product: DECIMALS.product, score: DECIMALS.workedScore },
-  }))));
+  })));
   fillText(doc, 'score-self', formatFixed(trace.scores[last][last], DECIMALS.workedScore));
   fillText(doc, 'score-other', formatFixed(trace.scores[last][0], DECIMALS.workedScore));
   slots.scores.show(tokenMatrixTable(trace, trace.scores, {

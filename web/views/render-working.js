@@ -70,44 +70,39 @@ export function renderDotProduct(doc, { queryToken, keyToken, query, key, produc
  * @param {HTMLElement} working
  */
 export function keepSignsWithNumbers(working) {
-  for (const terms of working.querySelectorAll('.terms')) {
-    terms.textContent = terms.textContent.replace(/([+\u2212]) /gu, '$1\u00a0');
-  }
+  for (const terms of working.querySelectorAll('.terms')) terms.textContent = signsKeptWithNumbers(terms.textContent);
   return working;
 }
 
+const signsKeptWithNumbers = (text) => text.replace(/([+\u2212]) /gu, '$1\u00a0');
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /**
- * Writes the text and attributes of `fresh` into `shown`, a node of the same structure on
- * screen (same elements, same children), touching only what differs: a new working of the same
- * cell then moves no node, and the page lays out only the changed numbers. Returns false, with
- * nothing touched, when the structures differ.
- * @param {Node} shown
- * @param {Node} fresh
+ * Writes a new dot product into a working renderDotProduct built for as many components,
+ * changing only the text that changed (a reader's edit changes numbers, not the layout of the
+ * working). Returns false, touching nothing, when the component count differs.
+ * @param {HTMLElement} block  what renderDotProduct returned
+ * @param {object} working  as for renderDotProduct
+ * @param {{keepSigns?: boolean}} [options]  keepSigns: the block went through keepSignsWithNumbers
  */
-export function patchInPlace(shown, fresh) {
-  if (!sameStructure(shown, fresh)) return false;
-  copyInto(shown, fresh);
+export function updateDotProduct(block, { queryToken, keyToken, query, key, products, score, decimals }, { keepSigns = false } = {}) {
+  const terms = block.querySelectorAll('.factors .term');
+  if (terms.length !== query.length) return false;
+  const [querySub, keySub] = block.querySelectorAll('.working-title sub');
+  setText(querySub, queryToken);
+  setText(keySub, keyToken);
+  const label = `dot product of the query of ${queryToken} with the key of ${keyToken}`;
+  if (block.getAttribute('aria-label') !== label) block.setAttribute('aria-label', label);
+  block.dataset.query = queryToken;
+  block.dataset.key = keyToken;
+  Array.from(query).forEach((value, c) => setText(terms[c], formatProduct(value, key[c], decimals.factor)));
+  const sum = block.querySelector('.products .terms');
+  const written = formatSignedTerms(products, decimals.product);
+  setText(sum, keepSigns ? signsKeptWithNumbers(written) : written);
+  setText(block.querySelector('.result .value'), formatFixed(score, decimals.score));
   return true;
 }
 
-function sameStructure(a, b) {
-  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName || a.childNodes.length !== b.childNodes.length) return false;
-  for (let n = 0; n < a.childNodes.length; n += 1) {
-    if (!sameStructure(a.childNodes[n], b.childNodes[n])) return false;
-  }
-  return true;
-}
-
-function copyInto(shown, fresh) {
-  if (shown.nodeType === 3) {
-    if (shown.data !== fresh.data) shown.data = fresh.data;
-    return;
-  }
-  if (shown.nodeType === 1) {
-    for (const { name, value } of fresh.attributes) {
-      if (shown.getAttribute(name) !== value) shown.setAttribute(name, value);
-    }
-    for (const name of shown.getAttributeNames()) if (!fresh.hasAttribute(name)) shown.removeAttribute(name);
-  }
-  for (let n = 0; n < shown.childNodes.length; n += 1) copyInto(shown.childNodes[n], fresh.childNodes[n]);
-}

@@ -71,7 +71,7 @@ export function shiftNote(trace, row) {
 
 /**
  * A token × token table of the trace (scores, scaled, masked).
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('./live-table.js').TableSpec}
  */
 export function tokenMatrixTable(trace, matrix, { name, caption, masked = false }) {
   return {
@@ -91,7 +91,7 @@ export function tokenMatrixTable(trace, matrix, { name, caption, masked = false 
 
 /**
  * The weights, every row, with the core's row sums; shaded like the grid when asked.
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('./live-table.js').TableSpec}
  */
 export function weightsTable(trace, { name, caption, className, shade = false }) {
   const options = {
@@ -117,7 +117,7 @@ export function weightsTable(trace, { name, caption, className, shade = false })
 /**
  * One row's softmax laid out as a table: for each key token its score x, e^x and the weight
  * e^x ÷ total, then the total of the exponentials and the sum of the weights.
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('./live-table.js').TableSpec}
  */
 export function softmaxTable(trace, row, {
   name = 'softmax',
@@ -153,7 +153,7 @@ export function softmaxTable(trace, row, {
 
 /**
  * Step 5 for one row: each value vector times its weight, and their sum, the head's output.
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('./live-table.js').TableSpec}
  */
 export function mixTable(trace, row) {
   const weightOf = (j) => formatFixed(trace.weights[row][j], DECIMALS.softmax);
@@ -176,7 +176,7 @@ export function mixTable(trace, row) {
 
 /**
  * The head's output for every token.
- * @returns {import('./table-block.js').TableSpec}
+ * @returns {import('./live-table.js').TableSpec}
  */
 export function outTable(trace) {
   return { matrix: trace.out, options: {

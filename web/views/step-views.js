@@ -10,7 +10,7 @@ import { labelCells } from './cell-navigation.js';
 import { element } from './page-slots.js';
 import { renderScrollable } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
-import { tableView } from './table-block.js';
+import { tableView } from './live-table.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
   isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaledCaption, shadeLegend, softmaxTable,
