@@ -1,6 +1,6 @@
 // The elements that own a model: <attention-explainer> (a whole walkthrough, or the steps it
 // lists, in one box) and <attention-model> (shows nothing but its problems; the per-piece
-// elements render it wherever they sit). Both read tokens, q, k, v and mask from attributes or
+// elements render it wherever they sit). Both read tokens, q, k, v, mask and scale from attributes or
 // properties, expose the current `trace`, and fire a bubbling `attention-change` event with
 // the new trace after every change, an author's or a reader's.
 
@@ -20,7 +20,7 @@ export const MODEL_CONNECTED_EVENT = 'attention-model-connected';
 
 function readInputAttribute(field, text) {
   if (field === 'tokens') return parseTokens(text);
-  if (field === 'mask') return text.trim();
+  if (field === 'mask' || field === 'scale') return text.trim();
   return parseMatrix(field, text);
 }
 
@@ -88,7 +88,7 @@ class ModelOwner extends AttentionElementBase {
   }
 }
 
-// tokens, q, k, v and mask as properties: reading gives the current value (a reader's edits
+// tokens, q, k, v, mask and scale as properties: reading gives the current value (a reader's edits
 // included), writing configures the model as the attribute would.
 for (const field of INPUT_FIELDS) {
   Object.defineProperty(ModelOwner.prototype, field, {
