@@ -236,25 +236,6 @@ export function stepView(doc, step) {
   };
 }
 
-/**
- * One step of the walkthrough, drawn once (see stepView for one that follows new traces).
- * @param {Document} doc
- * @param {string} step
- * @param {object} trace
- * @param {{row: number, editable?: boolean, notes?: boolean}} options
- */
-export function renderStep(doc, step, trace, options) {
-  return stepView(doc, step).show(trace, options);
-}
-
-/** The mask grid: the weights, shaded by size, masked cells hatched, with its legend. */
-export function renderMaskGrid(doc, trace) {
-  const section = renderStep(doc, 'grid', trace, { row: trace.token_count - 1, notes: false });
-  const fragment = element(doc, 'div', 'mask-grid');
-  fragment.append(...section.childNodes);
-  return fragment;
-}
-
 /** The arrows view in a scrolling figure. */
 export function renderArrowsFigure(doc, trace, { row = null } = {}) {
   const figure = element(doc, 'figure', 'arrows-figure');
