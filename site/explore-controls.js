@@ -184,28 +184,36 @@ export function createControls(doc, session, { walkButton }) {
   variants.append(mask.element, scale.element);
   root.append(tokens, row, variants, message);
 
+  let syncedTokens = null;  // the tokens the fields were last written for
   return {
     element: root,
     /** Brings every control up to the session's state, leaving the one being typed in alone. */
     sync(state) {
       const active = doc.activeElement;
-      if (list.children.length !== state.tokens.length) {
-        const focusedIndex = active?.closest?.('.token-list') ? Number(active.dataset.token) : null;
-        const focusedKind = active?.classList?.contains('remove-token') ? '.remove-token' : '.token-input';
-        list.replaceChildren(...state.tokens.map((_, i) => tokenItem(i)));
-        if (focusedIndex !== null) list.querySelectorAll(focusedKind)[Math.min(focusedIndex, state.tokens.length - 1)]?.focus();
-      }
-      list.querySelectorAll('.token-item').forEach((item, i) => {
-        const input = item.querySelector('input');
-        input.setAttribute('aria-label', `token ${i + 1}`);
-        if (input !== active) {
-          input.value = state.tokens[i];
-          input.removeAttribute('aria-invalid');
+      // A cell's edit leaves the tokens as they were: their fields are written only when the
+      // tokens changed, or a refused name is still shown.
+      const unchanged = syncedTokens?.length === state.tokens.length &&
+        syncedTokens.every((token, i) => token === state.tokens[i]) && !list.querySelector('[aria-invalid]');
+      if (!unchanged) {
+        if (list.children.length !== state.tokens.length) {
+          const focusedIndex = active?.closest?.('.token-list') ? Number(active.dataset.token) : null;
+          const focusedKind = active?.classList?.contains('remove-token') ? '.remove-token' : '.token-input';
+          list.replaceChildren(...state.tokens.map((_, i) => tokenItem(i)));
+          if (focusedIndex !== null) list.querySelectorAll(focusedKind)[Math.min(focusedIndex, state.tokens.length - 1)]?.focus();
         }
-        const remove = item.querySelector('.remove-token');
-        remove.setAttribute('aria-label', `Remove token ${i + 1}, \u201c${state.tokens[i]}\u201d`);
-        remove.disabled = state.tokens.length <= PAGE_LIMITS.minTokens;
-      });
+        list.querySelectorAll('.token-item').forEach((item, i) => {
+          const input = item.querySelector('input');
+          input.setAttribute('aria-label', `token ${i + 1}`);
+          if (input !== active) {
+            input.value = state.tokens[i];
+            input.removeAttribute('aria-invalid');
+          }
+          const remove = item.querySelector('.remove-token');
+          remove.setAttribute('aria-label', `Remove token ${i + 1}, \u201c${state.tokens[i]}\u201d`);
+          remove.disabled = state.tokens.length <= PAGE_LIMITS.minTokens;
+        });
+        syncedTokens = [...state.tokens];
+      }
       add.disabled = state.tokens.length >= PAGE_LIMITS.maxTokens;
       add.setAttribute('aria-label', state.tokens.length >= PAGE_LIMITS.maxTokens
         ? `Add a token (the page shows at most ${PAGE_LIMITS.maxTokens})` : 'Add a token');

@@ -5,24 +5,15 @@
 
 import { maskRadios, scaleRadios } from './explore-controls.js';
 import { downloadButtons } from '../web/views/table-tools.js';
-import { renderArrows } from '../web/views/arrows.js';
+import { renderArrows, updateArrows } from '../web/views/arrows.js';
 import { DECIMALS, formatFixed } from '../web/views/format.js';
 import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
 import { tableSlot } from '../web/views/table-block.js';
 import {
   describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
-} from './walkthrough-steps.js';
+} from '../web/views/step-tables.js';
 import { describeTokenPair } from '../web/views/cell-navigation.js';
-
-// Whether two arrows views draw the same arrows between the same tokens, in the same order.
-const sameArrows = (a, b) => {
-  const drawn = (svg) => [
-    ...Array.from(svg.querySelectorAll('g.arrow'), (g) => `${g.getAttribute('data-from')}>${g.getAttribute('data-to')}`),
-    ...Array.from(svg.querySelectorAll('text.token'), (text) => text.textContent),
-  ].join('\u0001');
-  return drawn(a) === drawn(b);
-};
 
 // "Mask: causal (−∞)": the core's label of the trace's mask (attention.vocabulary()).
 const maskCaption = (vocabulary, trace) =>
@@ -57,23 +48,27 @@ export function createFaq(doc, session) {
   const weightsSlot = tableSlot(doc, 'faq-weights', { describe: describeWeight });
   const gridSlot = tableSlot(doc, 'faq-grid', { describe: describeWeight, after: (table) => [gridDownloads(doc, 'attention-grid')(table)] });
   let arrows = null;  // the arrows view on screen: {svg, caption}
+  let legendZeroed = null;  // whether the legend on screen explains cells hidden with 0
+
+  function gridLegend(zeroed) {
+    const legend = shadeLegend(doc);
+    if (zeroed) {
+      const item = element(doc, 'li');
+      const swatch = element(doc, 'span', 'swatch zeroed');
+      swatch.setAttribute('aria-hidden', 'true');
+      item.append(swatch, element(doc, 'span', 'swatch-label', 'hidden with 0: weight leaks'));
+      legend.querySelector('.legend-swatches').append(item);
+    }
+    return legend;
+  }
 
   // Redraws the arrows view; when the same arrows are drawn again only their shapes change.
   function showArrows(trace) {
-    const svg = renderArrows(doc, trace, { row: null, weightDecimals: DECIMALS.softmax });
+    const options = { row: null, weightDecimals: DECIMALS.softmax };
     const caption = `Arrows view \u00b7 ${maskCaption(session.vocabulary, trace)}: each token\u2019s arrows to the tokens it ` +
       'can see, thicker for a larger weight; arrows above the line go back, below it forward.';
-    if (arrows && arrows.caption === caption && doc.contains(arrows.svg) && sameArrows(arrows.svg, svg)) {
-      // The same elements in the same order: copy the new geometry and titles across.
-      const fresh = [svg, ...svg.querySelectorAll('*')];
-      [arrows.svg, ...arrows.svg.querySelectorAll('*')].forEach((node, n) => {
-        for (const { name, value } of fresh[n].attributes) {
-          if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-        }
-        if (node.localName === 'title' && node.textContent !== fresh[n].textContent) node.textContent = fresh[n].textContent;
-      });
-      return;
-    }
+    if (arrows && arrows.caption === caption && doc.contains(arrows.svg) && updateArrows(arrows.svg, trace, options)) return;
+    const svg = renderArrows(doc, trace, options);
     const figure = element(doc, 'figure', 'arrows-figure');
     const scroller = element(doc, 'div', 'table-scroll');
     scroller.setAttribute('role', 'region');
@@ -106,15 +101,12 @@ export function createFaq(doc, session) {
         className: 'grid',
         shade: true,
       }));
-      const legend = shadeLegend(doc);
-      if (hasZeroedCells(trace)) {
-        const item = element(doc, 'li');
-        const swatch = element(doc, 'span', 'swatch zeroed');
-        swatch.setAttribute('aria-hidden', 'true');
-        item.append(swatch, element(doc, 'span', 'swatch-label', 'hidden with 0: weight leaks'));
-        legend.querySelector('.legend-swatches').append(item);
+      // The legend changes only with whether some cell was hidden with 0.
+      const zeroed = hasZeroedCells(trace);
+      if (zeroed !== legendZeroed) {
+        legendZeroed = zeroed;
+        fillSlot(doc, 'faq-grid-legend', gridLegend(zeroed));
       }
-      fillSlot(doc, 'faq-grid-legend', legend);
       fillText(doc, 'leak', leakSentence(trace));
 
       showArrows(trace);

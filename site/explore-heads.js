@@ -9,7 +9,7 @@ import { LAYER_DEFAULTS } from '../web/state/variant-names.js';
 import { componentLabels, element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { renderMatrixTable } from '../web/views/render-tables.js';
 import { buildTable, presentTable } from '../web/views/table-block.js';
-import { describeWeight, weightsTable } from './walkthrough-steps.js';
+import { describeWeight, weightsTable } from '../web/views/step-tables.js';
 
 /** The layer the article sketches. */
 export const LAYER_SHAPE = Object.freeze({ d_model: LAYER_DEFAULTS.d_model, n_heads: LAYER_DEFAULTS.n_heads });

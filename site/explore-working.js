@@ -7,8 +7,8 @@
 import { formatCompact, formatFixed, formatSignedTerms } from '../web/views/format.js';
 import { renderWorking } from '../web/views/step-views.js';
 import { element } from '../web/views/page-slots.js';
-import { renderDotProduct } from '../web/views/render-working.js';
-import { isZeroedByMask, keepSignsWithNumbers } from './walkthrough-steps.js';
+import { keepSignsWithNumbers, renderDotProduct } from '../web/views/render-working.js';
+import { isZeroedByMask } from '../web/views/step-tables.js';
 import { DECIMALS } from '../web/views/format.js';
 
 const HINT = 'Point at a number in a table of this step, or move to it with the arrow keys, to see how it was worked out.';

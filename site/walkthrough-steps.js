@@ -2,149 +2,15 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import {
-  DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector,
-} from '../web/views/format.js';
-import { describeTokenPair } from '../web/views/cell-navigation.js';
-import {
-  componentLabels, fillSlot, fillText, paragraph, showVariant,
-} from '../web/views/page-slots.js';
-import { renderShadeLegend } from '../web/views/render-tables.js';
-import { renderDotProduct } from '../web/views/render-working.js';
+import { DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
+import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
-import { maskSummary } from '../web/views/step-views.js';
-
-export const SHADE_LEVELS = 5;
-
-export const isMaskedScore = (value) => value === -Infinity;
-
-/**
- * Whether the mask hid cell (i, j) with a number a softmax still weighs (0 instead of −∞, the
- * FAQ's mistake). The trace's `hidden` says which cells the mask hid, whatever the mask is
- * called; the cell itself holds an ordinary 0, so its value alone cannot tell.
- */
-export const isZeroedByMask = (trace, i, j) => Boolean(trace.hidden[i]?.[j]) && !isMaskedScore(trace.masked[i][j]);
-
-/** Whether the mask hid any cell of the trace with 0 (the legend then explains the pattern). */
-export const hasZeroedCells = (trace) => trace.hidden.some((row, i) => row.some((_, j) => isZeroedByMask(trace, i, j)));
-
-// The cells of a trace's token × token table that the mask hid with 0, if it did.
-const zeroedCells = (trace) => (hasZeroedCells(trace) ? (i, j) => isZeroedByMask(trace, i, j) : undefined);
-
-/**
- * Ties each sign of a worked sum to the number after it ("− 0.08" with a no-break space), so a
- * long sum wraps between terms, never inside one.
- * @param {HTMLElement} working
- */
-export function keepSignsWithNumbers(working) {
-  for (const terms of working.querySelectorAll('.terms')) {
-    terms.textContent = terms.textContent.replace(/([+\u2212]) /gu, '$1\u00a0');
-  }
-  return working;
-}
-
-/**
- * A token × token table of the trace (scores, scaled, masked), as a spec (table-block.js).
- * @returns {import('../web/views/table-block.js').TableSpec}
- */
-export function tokenMatrixTable(trace, matrix, { name, caption, masked = false }) {
-  return {
-    matrix,
-    options: {
-      name,
-      caption,
-      corner: 'query \u2193 key \u2192',
-      rowLabels: trace.tokens,
-      columnLabels: trace.tokens,
-      format: fixed(DECIMALS.matrix),
-      isMasked: masked ? (i, j) => isMaskedScore(trace.masked[i][j]) : undefined,
-    },
-    zeroed: masked ? zeroedCells(trace) : undefined,
-  };
-}
-
-/**
- * The weights, every row, with the core's row sums; shaded like the grid when asked.
- * @returns {import('../web/views/table-block.js').TableSpec}
- */
-export function weightsTable(trace, { name, caption, className, shade = false }) {
-  const options = {
-    name,
-    caption,
-    className,
-    corner: 'query \u2193 key \u2192',
-    rowLabels: trace.tokens,
-    columnLabels: trace.tokens,
-    format: fixed(DECIMALS.softmax),
-    isMasked: (i, j) => isMaskedScore(trace.masked[i][j]),
-    shade: shade ? { levels: SHADE_LEVELS, weight: (i, j) => trace.weights[i][j] } : undefined,
-    extraColumns: [{
-      label: 'row sum',
-      values: trace.weight_sums,
-      format: fixed(DECIMALS.softmax),
-      className: 'row-sum',
-    }],
-  };
-  return { matrix: trace.weights, options, zeroed: zeroedCells(trace) };
-}
-
-/** The key to a shaded grid, with the hatched swatch for masked cells. */
-export function shadeLegend(doc) {
-  return renderShadeLegend(doc, {
-    levels: SHADE_LEVELS,
-    decimals: 1,
-    title: 'Shading of a live cell by its weight',
-    maskedLabel: 'masked, weight 0',
-  });
-}
-
-export const describeScore = describeTokenPair('score', 'against');
-const describeScaled = describeTokenPair('scaled score', 'against');
-const describeMasked = describeTokenPair('masked score', 'against');
-export const describeWeight = describeTokenPair('weight', 'on');
-
-// One row's softmax laid out as a table: for each key token its score x, e^x and the weight
-// e^x ÷ total, then the total of the exponentials and the sum of the weights.
-function softmaxTable(trace, row, { name, caption }) {
-  const shifted = Boolean(trace.row_shifted[row]);
-  const rows = trace.tokens.map((_, j) => [
-    trace.masked[row][j],
-    trace.exponentials[row][j],
-    trace.weights[row][j],
-  ]);
-  const options = {
-    name,
-    caption,
-    className: 'softmax',
-    corner: 'key',
-    rowLabels: trace.tokens,
-    columnLabels: [
-      'score x',
-      shifted ? 'e^(x \u2212 max)' : 'e\u02e3',
-      'weight',
-    ],
-    format: [fixed(DECIMALS.matrix), fixed(DECIMALS.softmax), fixed(DECIMALS.softmax)],
-    isMasked: (j) => isMaskedScore(trace.masked[row][j]),
-    footerRows: [{
-      label: 'total',
-      values: [null, trace.row_totals[row], trace.weight_sums[row]],
-      format: fixed(DECIMALS.softmax),
-    }],
-  };
-  return { matrix: rows, options, dataset: { row: String(row), query: trace.tokens[row] } };
-}
-
-function softmaxDescriber(token) {
-  return ({ row, column, text, note, footer }) => (footer
-    ? `${row} of the ${token} row, ${column}: ${text}`
-    : `${column} of ${token} on ${row}: ${text}${note}`);
-}
-
-function shiftNote(trace, row) {
-  return `The exponentials of this row would not fit in a 32-bit float as they are, so every ` +
-    `score was first reduced by the row's largest score, ${formatFixed(trace.row_max[row], DECIMALS.matrix)}. ` +
-    `That shrinks the exponentials and their total by the same factor and leaves the weights unchanged.`;
-}
+import {
+  componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
+  isMaskedScore, maskedCaption, mixTable, scaledCaption, shadeLegend, shiftNote, softmaxTable, tokenMatrixTable,
+  weightsTable,
+} from '../web/views/step-tables.js';
 
 // ---------------------------------------------------------------------------------------------
 // The example's prose and steps 1 to 5.
@@ -170,24 +36,20 @@ function renderProse(doc, trace) {
   showVariant(doc, 'tokens', trace.token_count === 1 ? 'one' : 'many');
 }
 
-// Replaces the worked dot products that changed, and only those.
+// The worked dot products of the last row: the ones on screen rewritten in place when there are
+// as many of the same width, else built anew.
 function showWorkings(doc, workings) {
   const target = doc.querySelector('[data-slot="dot-products"]');
   const shown = Array.from(target.querySelectorAll(':scope > .dot-product'));
-  if (shown.length !== workings.length) {
-    fillSlot(doc, 'dot-products', ...workings);
-    return;
-  }
-  shown.forEach((old, n) => {
-    if (old.textContent !== workings[n].textContent || old.dataset.key !== workings[n].dataset.key) old.replaceWith(workings[n]);
-  });
+  if (shown.length === workings.length && shown.every((block, n) => updateDotProduct(block, workings[n], { keepSigns: true }))) return;
+  fillSlot(doc, 'dot-products', ...workings.map((working) => keepSignsWithNumbers(renderDotProduct(doc, working))));
 }
 
 function renderScores(doc, trace, slots) {
   const last = trace.token_count - 1;
   // The last token against itself first, then against the tokens before it.
   const keyOrder = [last, ...Array.from({ length: last }, (_, n) => last - 1 - n)];
-  showWorkings(doc, keyOrder.map((j) => keepSignsWithNumbers(renderDotProduct(doc, {
+  showWorkings(doc, keyOrder.map((j) => ({
     queryToken: trace.tokens[last],
     keyToken: trace.tokens[j],
     query: trace.q[last],
@@ -195,7 +57,7 @@ function renderScores(doc, trace, slots) {
     products: trace.score_terms[last][j],
     score: trace.scores[last][j],
     decimals: { factor: DECIMALS.factor, product: DECIMALS.product, score: DECIMALS.workedScore },
-  }))));
+  })));
   fillText(doc, 'score-self', formatFixed(trace.scores[last][last], DECIMALS.workedScore));
   fillText(doc, 'score-other', formatFixed(trace.scores[last][0], DECIMALS.workedScore));
   slots.scores.show(tokenMatrixTable(trace, trace.scores, {
@@ -203,26 +65,11 @@ function renderScores(doc, trace, slots) {
   }));
 }
 
-/** The caption of a scaled table: what the scores were divided by. */
-export function scaledCaption(trace, prefix) {
-  const divisor = formatCompact(trace.scale_divisor, 3);
-  const by = { sqrt_d: `\u221ad\u2096 = ${divisor}`, d: `d\u2096 = ${divisor}`, none: `${divisor} (unscaled)` }[trace.scale] ?? divisor;
-  return `${prefix}scores \u00f7\u00a0${by}`;
-}
-
 function renderScale(doc, trace, slots) {
   fillText(doc, 'scale-divisor', formatCompact(trace.scale_divisor, 3));
   slots.scaled.show(tokenMatrixTable(trace, trace.scaled, {
     name: 'scaled', caption: scaledCaption(trace, 'Step 2 \u00b7 scaled: '),
   }));
-}
-
-/**
- * The caption of a masked table: what the mask wrote where a token may not look, as the trace
- * says (its hidden cells and what they hold), whatever the mask is called.
- */
-export function maskedCaption(trace, prefix) {
-  return `${prefix}${maskSummary(trace)}`;
 }
 
 function renderMask(doc, trace, slots) {
@@ -233,11 +80,7 @@ function renderMask(doc, trace, slots) {
 
 function renderSoftmax(doc, trace, slots) {
   const last = trace.token_count - 1;
-  const lastToken = trace.tokens[last];
-  slots.softmax.show(softmaxTable(trace, last, {
-    name: 'softmax',
-    caption: `Step 4 \u00b7 softmax of the ${lastToken} row: weight = e\u02e3 \u00f7 total`,
-  }));
+  slots.softmax.show(softmaxTable(trace, last));
   const note = doc.querySelector('[data-shift-note]');
   note.hidden = !trace.row_shifted[last];
   note.textContent = trace.row_shifted[last] ? shiftNote(trace, last) : '';
@@ -250,22 +93,7 @@ function renderSoftmax(doc, trace, slots) {
 
 function renderMix(doc, trace, slots) {
   const last = trace.token_count - 1;
-  const weightOf = (j) => formatFixed(trace.weights[last][j], DECIMALS.softmax);
-  slots.mix.show({ matrix: trace.weighted_values[last], dataset: { row: String(last) }, liveRowLabels: true, options: {
-    name: 'mix',
-    caption: `Step 5 \u00b7 mix: weight \u00d7 value for the ${trace.tokens[last]} row`,
-    className: 'mix',
-    corner: 'weight \u00d7 value',
-    rowLabels: trace.tokens.map((token, j) => `${weightOf(j)} \u00d7 V[${token}]`),
-    columnLabels: componentLabels('v', trace.head_dim),
-    format: fixed(DECIMALS.softmax),
-    isMasked: (j) => isMaskedScore(trace.masked[last][j]),
-    footerRows: [{
-      label: `out[${trace.tokens[last]}]`,
-      values: trace.out[last],
-      format: fixed(DECIMALS.softmax),
-    }],
-  } });
+  slots.mix.show(mixTable(trace, last));
   fillText(doc, 'value-in', formatVector(trace.v[last], DECIMALS.vector));
   fillText(doc, 'value-out', formatVector(trace.out[last], DECIMALS.vector));
 }
@@ -335,11 +163,9 @@ export function createSteps(doc, attention, vocabulary) {
     scores: tableSlot(doc, 'table-scores', { describe: describeScore }),
     scaled: tableSlot(doc, 'table-scaled', { describe: describeScaled }),
     masked: tableSlot(doc, 'table-masked', { describe: describeMasked }),
-    softmax: tableSlot(doc, 'table-softmax', { describe: (cell, table) => softmaxDescriber(table.dataset.query)(cell) }),
+    softmax: tableSlot(doc, 'table-softmax', { describe: describeSoftmax }),
     weights: tableSlot(doc, 'table-weights', { describe: describeWeight }),
-    mix: tableSlot(doc, 'table-mix', {
-      describe: ({ row, column, text, note }) => `${column} of ${row}: ${text}${note}`,
-    }),
+    mix: tableSlot(doc, 'table-mix', { describe: describeMix }),
     vocabulary: tableSlot(doc, 'table-vocabulary'),
     nextWord: tableSlot(doc, 'table-next-word'),
   };
@@ -390,7 +216,7 @@ export function renderArticleGrid(doc, trace, workedRows, withDownloads) {
       name: `worked-row-${row}`,
       caption: `Softmax of the ${trace.tokens[row]} row in \u201c${trace.tokens.join(' ')}\u201d: ` +
         'weight = e\u02e3 \u00f7 total',
-    })), { describe: softmaxDescriber(trace.tokens[row]) }));
+    })), { describe: describeSoftmax }));
     if (trace.row_shifted[row]) worked.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
   }
   fillSlot(doc, 'worked-rows', ...worked);

@@ -15,7 +15,7 @@ import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
-import { renderArrows } from '../web/views/arrows.js';
+import { renderArrows, updateArrows } from '../web/views/arrows.js';
 import { sameInput } from '../web/state/page-state.js';
 import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
 
@@ -74,11 +74,15 @@ function startExplorer(attention) {
   const verify = createVerify(page, session);
   const share = createShare(page, session);
 
+  let heroArrows = null;
   session.addEventListener('change', (event) => {
     const { previous, history, origin } = event.detail;
     const { state, trace } = session;
     if (!previous || !sameInput(previous, state)) {
-      fillSlot(page, 'hero-arrows', renderArrows(page, trace));
+      if (!heroArrows || !updateArrows(heroArrows, trace)) {
+        heroArrows = renderArrows(page, trace);
+        fillSlot(page, 'hero-arrows', heroArrows);
+      }
       inputs.render(trace, origin);
       steps.render(trace);
       faq.render(trace);

@@ -404,7 +404,7 @@ export interface AttentionModel extends EventTarget {
 }
 
 /**
- * Attributes `tokens`, `q`, `k`, `v`, `mask` configure the model; each property reads the
+ * Attributes `tokens`, `q`, `k`, `v`, `mask`, `scale` configure the model; each property reads the
  * current value (a reader's edits included) and writing it configures the model as the
  * attribute does. Unset ones take the article's example.
  */
@@ -414,6 +414,8 @@ interface ModelOwnerElement extends HTMLElement {
   k: number[][] | null;
   v: number[][] | null;
   mask: MaskKind | string | null;
+  /** What the scores are divided by: √d_k (`sqrt_d`, the default), d_k (`d`) or nothing (`none`). */
+  scale: ScaleKind | string | null;
   /** The current trace, or null before the core has answered or while the configuration is bad. */
   readonly trace: AttentionTrace | null;
   readonly attentionModel: AttentionModel;

@@ -25,6 +25,7 @@ const CASES = [
   ['tokens-rows', 'q', /^q attribute: has 2 rows but there are 3 tokens .*\(q is not set, so the article's example is used for it\)$/],
   ['bad-step', 'steps', /^steps attribute: unknown step "softmaxx"; the steps are q, k, v, scores, /],
   ['bad-mask', 'mask', /^mask attribute: must be "causal".*"none".*got "diagonal"$/],
+  ['bad-scale', 'scale', /^scale attribute: must be "sqrt_d", "d" or "none", got "cube_root"$/],
   ['bad-row', 'row', /^row attribute: there is no token 7: the tokens are numbered 0 to 1$/],
   ['unknown-step', 'step', /^step attribute: unknown step "attention"/],
   ['missing-step', 'step', /^step attribute: is missing; name one of q, k, v/],
@@ -77,7 +78,7 @@ describe('bad attributes', { timeout: TEST_TIMEOUT }, () => {
       assert.ok(layout.inside && layout.visible, 'the message is inside the element\u2019s own box');
       assert.equal(layout.tables, 0, 'no half-computed tables');
       assert.equal(layout.role, 'alert');
-      if (['tokens', 'q', 'k', 'v', 'mask', 'model'].includes(attribute)) {
+      if (['tokens', 'q', 'k', 'v', 'mask', 'scale', 'model'].includes(attribute)) {
         assert.equal(layout.trace, null, 'a bad input leaves no trace');
       }
       const tag = await page.evaluate((hostId) => document.getElementById(hostId).localName, id);

@@ -2,7 +2,7 @@
 // default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self':
 // it loads without violations, downloads nothing but the module's own files (exactly the files
 // scripts/bench-size counts), styles itself through an adopted stylesheet in an open shadow
-// root, shows the article's example without attributes and an author's numbers with them,
+// root, shows the article's example without attributes and an author's numbers (and scale) with them,
 // every number matching a float64 reference.
 
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import {
   SITE, TEST_TIMEOUT, assertTable, openHostPage, readShadowTable, referenceAttention, requireBuiltSite,
   startHostServer, waitForElements,
 } from './embed-harness.mjs';
+import { referenceAttention as referenceWithScale } from './explore-harness.mjs';
 
 let browser;
 let server;
@@ -109,6 +110,20 @@ describe('an explainer on a page with a strict Content-Security-Policy', { timeo
     assert.equal(softmax.footer[0].cells[1], '3.9486');
     const mix = await readShadowTable(page, 'article-example', 'mix');
     assert.deepEqual(mix.footer[0].cells, ['0.7242', '\u22120.3280', '\u22120.1160', '\u22120.1242']);
+  });
+
+  it('scale="d" divides the scores by d_k, and the weights follow, as float64 does', async () => {
+    const { page } = opened;
+    const ref = referenceWithScale({ ...article.two_words, scale: 'd' });
+    const shown = await page.evaluate(() => {
+      const el = document.getElementById('by-d');
+      return { scale: el.scale, traceScale: el.trace.scale, caption: el.shadowRoot.querySelector('table[data-table="scaled"] caption').textContent };
+    });
+    assert.deepEqual([shown.scale, shown.traceScale], ['d', 'd']);
+    const headDim = article.two_words.q[0].length;
+    assert.equal(shown.caption, `Step 2 \u00b7 scaled: scores \u00f7\u00a0d\u2096 = ${headDim}`);
+    assertTable(await readShadowTable(page, 'by-d', 'scaled'), ref.scaled, 3, 'scaled by d');
+    assertTable(await readShadowTable(page, 'by-d', 'weights'), ref.weights, 4, 'weights after scaling by d');
   });
 
   it('with attributes shows the author\u2019s numbers, only the steps listed, and the trace', async () => {

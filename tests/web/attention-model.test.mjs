@@ -142,6 +142,30 @@ describe('AttentionModel', () => {
     assert.deepEqual(model.trace.k, attention.run(attention.article().two_words).k);
   });
 
+  it('takes the scale as a field: the scores are divided as asked, and a bad one is the scale attribute\u2019s problem', async () => {
+    const { model } = connected();
+    assert.equal(model.current('scale'), 'sqrt_d', 'unset, the core\u2019s default is the input\u2019s');
+    const { q, k } = attention.article().two_words;
+    const d = q[0].length;
+    for (const [scale, divisor] of [['d', d], ['none', 1], ['sqrt_d', Math.sqrt(d)]]) {
+      model.configure('scale', scale);
+      assert.equal(model.trace.scale, scale);
+      assert.equal(model.current('scale'), scale);
+      // The float64 reference, divided by the divisor this scale names.
+      q.forEach((qi, i) => k.forEach((kj, j) => {
+        const expected = qi.reduce((sum, x, c) => sum + x * kj[c], 0) / divisor;
+        assert.ok(Math.abs(model.trace.scaled[i][j] - expected) <= 1e-6 * Math.max(1, Math.abs(expected)),
+          `${scale}: scaled[${i}][${j}] is ${model.trace.scaled[i][j]}, the reference ${expected}`);
+      }));
+    }
+    model.configure('scale', 'cube_root');
+    assert.equal(model.problem.attribute, 'scale');
+    assert.equal(model.trace, null);
+    model.configure('scale', undefined);
+    assert.equal(model.problem, null);
+    assert.equal(model.trace.scale, 'sqrt_d');
+  });
+
   it('hands out copies: changing what it returns changes nothing inside', () => {
     const { model } = connected();
     const q = model.current('q');
@@ -156,7 +180,7 @@ describe('AttentionModel', () => {
 
   it('refuses fields and matrices that do not exist', () => {
     const { model } = connected();
-    assert.throws(() => model.configure('scale', 2), RangeError);
+    assert.throws(() => model.configure('seed', 2), RangeError);
     assert.throws(() => model.setCell('scores', 0, 0, 1), RangeError);
     assert.throws(() => model.setCell('q', 5, 0, 1), RangeError);
   });

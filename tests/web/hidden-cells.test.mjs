@@ -6,7 +6,7 @@
 // Run after the wasm build: node --test tests/web/hidden-cells.test.mjs
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasZeroedCells, isZeroedByMask, maskedCaption } from '../../site/walkthrough-steps.js';
+import { hasZeroedCells, isZeroedByMask, maskedCaption } from '../../web/views/step-tables.js';
 import { hiddenScore, maskSummary } from '../../web/views/step-views.js';
 import { createSiteAttention } from '../support/site-module.mjs';
 

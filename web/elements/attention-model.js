@@ -1,5 +1,5 @@
 // One live attention input and its trace, shared by every view that shows it. The model keeps
-// what an author configured (field by field: tokens, q, k, v, mask), what a reader edited since,
+// what an author configured (field by field: tokens, q, k, v, mask, scale), what a reader edited since,
 // and the core's trace of the result; it recomputes through the core and tells its listeners.
 // No DOM here, and no attention arithmetic: `run()` of the core computes every number.
 
@@ -55,7 +55,7 @@ export class AttentionModel extends EventTarget {
   /**
    * Sets one field as configured by an author (an attribute or a property). `undefined`
    * returns it to the article's value. Reader edits are dropped: the configuration changed.
-   * @param {'tokens'|'q'|'k'|'v'|'mask'} field
+   * @param {'tokens'|'q'|'k'|'v'|'mask'|'scale'} field
    * @param {unknown} value
    */
   configure(field, value) {
@@ -179,7 +179,11 @@ export class AttentionModel extends EventTarget {
       input[field] = this.#settings.has(field) ? clone(this.#settings.get(field).value) : clone(this.#base[field]);
     }
     try {
-      this.#publish(input, this.#attention.run(input), null);
+      const trace = this.#attention.run(input);
+      // An unset variant is the core's default: the input says which one the trace used.
+      input.mask ??= trace.mask;
+      input.scale ??= trace.scale;
+      this.#publish(input, trace, null);
     } catch (error) {
       this.#publish(null, null, this.#describe(error));
     }

@@ -1,11 +1,11 @@
-// How the embeddable elements read their configuration: attribute text (tokens, q, k, v, mask,
+// How the embeddable elements read their configuration: attribute text (tokens, q, k, v, mask, scale,
 // steps, row), numbers a reader types into a cell, and how an error of the core
 // ("q[1][3]: must be a finite number") is told to an author in terms of the attribute they
 // wrote. Pure functions: no DOM, no core, testable in Node. Nothing here checks shapes or
 // limits; the core does that and names the field, and this module only rewords it.
 
 /** The fields of an attention input, in the order their problems are reported. */
-export const INPUT_FIELDS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask']);
+export const INPUT_FIELDS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask', 'scale']);
 
 /** The matrices a reader may edit cell by cell. */
 export const EDITABLE_MATRICES = Object.freeze(['q', 'k', 'v']);

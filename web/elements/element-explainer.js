@@ -1,6 +1,6 @@
 // The elements that own a model: <attention-explainer> (a whole walkthrough, or the steps it
 // lists, in one box) and <attention-model> (shows nothing but its problems; the per-piece
-// elements render it wherever they sit). Both read tokens, q, k, v and mask from attributes or
+// elements render it wherever they sit). Both read tokens, q, k, v, mask and scale from attributes or
 // properties, expose the current `trace`, and fire a bubbling `attention-change` event with
 // the new trace after every change, an author's or a reader's.
 
@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
-import { maskSelect, refreshEditable, renderStep, selectMask } from '../views/step-views.js';
+import { maskSelect, selectMask, stepView } from '../views/step-views.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export const CHANGE_EVENT = 'attention-change';
@@ -20,7 +20,7 @@ export const MODEL_CONNECTED_EVENT = 'attention-model-connected';
 
 function readInputAttribute(field, text) {
   if (field === 'tokens') return parseTokens(text);
-  if (field === 'mask') return text.trim();
+  if (field === 'mask' || field === 'scale') return text.trim();
   return parseMatrix(field, text);
 }
 
@@ -88,7 +88,7 @@ class ModelOwner extends AttentionElementBase {
   }
 }
 
-// tokens, q, k, v and mask as properties: reading gives the current value (a reader's edits
+// tokens, q, k, v, mask and scale as properties: reading gives the current value (a reader's edits
 // included), writing configures the model as the attribute would.
 for (const field of INPUT_FIELDS) {
   Object.defineProperty(ModelOwner.prototype, field, {
@@ -195,15 +195,11 @@ export class AttentionExplainerElement extends ModelOwner {
 
     const editable = this.editable;
     const active = this.shadowRoot.activeElement;
+    // One view per step shown, kept across traces so that their cells update in place.
     const sections = new Map();
-    for (const step of steps) {
-      const previous = this.#sections.get(step);
-      const keep = previous && editable && ['q', 'k', 'v'].includes(step) &&
-        previous.querySelector('input') && refreshEditable(previous, trace, active);
-      sections.set(step, keep ? previous : renderStep(doc, step, trace, { row, editable }));
-    }
+    for (const step of steps) sections.set(step, this.#sections.get(step) ?? stepView(doc, step));
     this.#sections = sections;
-    const children = [...sections.values()];
+    const children = [...sections.values()].map((view) => view.show(trace, { row, editable, active }));
     if (this.controls) children.unshift(this.#controlsFor(trace));
     syncChildren(this.body, children);
   }

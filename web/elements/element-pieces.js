@@ -13,8 +13,10 @@ import {
 } from './element-config.js';
 import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
 import {
-  maskSelect, refreshEditable, renderArrowsFigure, renderMaskGrid, renderStep, renderWorking, selectMask,
+  maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView,
 } from '../views/step-views.js';
+import { updateArrows } from '../views/arrows.js';
+import { DECIMALS } from '../views/format.js';
 
 /**
  * The element with this id in `node`'s root node, else in the root around that root's host,
@@ -235,7 +237,8 @@ function reflectBoolean(cls, name) {
 export class AttentionStepElement extends AttentionPiece {
   static observedAttributes = ['model', 'step', 'row', 'editable'];
 
-  #section = null;
+  /** The view of the step shown, kept so that a new trace updates its cells in place. */
+  #view = null;
 
   constructor() {
     super();
@@ -251,13 +254,8 @@ export class AttentionStepElement extends AttentionPiece {
     const [step] = steps;
     const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
     const editable = this.hasAttribute('editable') && ['q', 'k', 'v'].includes(step);
-    const previous = this.#section;
-    if (editable && previous?.dataset.step === step && previous.querySelector('input') &&
-        refreshEditable(previous, trace, this.shadowRoot.activeElement)) {
-      return [previous];
-    }
-    this.#section = renderStep(doc, step, trace, { row, editable, notes: false });
-    return [this.#section];
+    if (this.#view?.step !== step) this.#view = { step, view: stepView(doc, step) };
+    return [this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement })];
   }
 }
 reflectString(AttentionStepElement, 'step');
@@ -268,6 +266,7 @@ export class AttentionMaskGridElement extends AttentionPiece {
   static observedAttributes = ['model', 'editable'];
 
   #controls = null;
+  #grid = null;
 
   constructor() {
     super();
@@ -275,7 +274,9 @@ export class AttentionMaskGridElement extends AttentionPiece {
   }
 
   renderPiece(doc, trace) {
-    const grid = renderMaskGrid(doc, trace);
+    this.#grid ??= stepView(doc, 'grid');
+    const grid = this.#grid.show(trace, { row: trace.token_count - 1, notes: false });
+    grid.classList.add('mask-grid');
     if (!this.hasAttribute('editable')) return [grid];
     return [this.#maskControl(doc, trace), grid];
   }
@@ -307,9 +308,15 @@ export class AttentionArrowsElement extends AttentionPiece {
     this.upgradeProperties(['row']);
   }
 
+  #figure = null;
+
   renderPiece(doc, trace) {
     const row = this.hasAttribute('row') ? this.indexAttribute('row', trace.token_count, null) : null;
-    return [renderArrowsFigure(doc, trace, { row })];
+    const svg = this.#figure?.querySelector('svg');
+    if (!svg || !updateArrows(svg, trace, { row, weightDecimals: DECIMALS.softmax })) {
+      this.#figure = renderArrowsFigure(doc, trace, { row });
+    }
+    return [this.#figure];
   }
 }
 reflectString(AttentionArrowsElement, 'row');

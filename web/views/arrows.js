@@ -40,14 +40,10 @@ function arcHeight(distance, slot) {
   return distance === 0 ? 34 : Math.min(30 + distance * slot * 0.32, 30 + 6 * slot * 0.32);
 }
 
-/**
- * @param {Document} doc
- * @param {object} trace  the core's trace
- * @param {{row?: number | null, weightDecimals?: number}} [options]
- *        row: only the arrows of that query token (null: every token's)
- * @returns {SVGSVGElement}
- */
-export function renderArrows(doc, trace, { row = null, weightDecimals = 4 } = {}) {
+// Everything the arrows view draws for `trace`, as plain data: the picture's size, each arrow's
+// class, title and paths, each token label's place. renderArrows builds it; updateArrows writes
+// it into a picture already on screen.
+function arrowPicture(trace, { row = null, weightDecimals = 4 } = {}) {
   const { tokens } = trace;
   const count = tokens.length;
   const { slot, x, width } = arrowLayout(tokens);
@@ -70,21 +66,7 @@ export function renderArrows(doc, trace, { row = null, weightDecimals = 4 } = {}
   const lineBottom = above + LABEL_HEIGHT;  // and arrows below it start here
   const height = lineBottom + below;
 
-  const root = svg(doc, 'svg', {
-    viewBox: `0 0 ${round(width)} ${round(height)}`,
-    width: round(width),
-    height: round(height),
-    class: 'arrows',
-    role: 'img',
-    part: 'arrows',
-  });
-  const summary = row === null
-    ? `Arrows from each token to the tokens it can see, thicker for a larger weight.`
-    : `Arrows from ${tokens[row]} to the tokens it can see, thicker for a larger weight.`;
-  root.setAttribute('aria-label', summary);
-
-  const arrows = svg(doc, 'g', { class: 'arrow-set' });
-  for (const [i, j] of pairs) {
+  const arrows = pairs.map(([i, j]) => {
     const weight = trace.weights[i][j];
     const strokeWidth = arrowWidth(weight);
     const head = 5 + strokeWidth * 1.1;   // arrowhead length
@@ -108,39 +90,115 @@ export function renderArrows(doc, trace, { row = null, weightDecimals = 4 } = {}
       d = `M ${round(from)} ${round(y0)} C ${round(from)} ${round(y0 + sign * rise)} ` +
         `${round(tipX)} ${round(y0 + sign * rise)} ${round(tipX)} ${round(y0 + sign * head)}`;
     }
-    const group = svg(doc, 'g', {
-      class: `arrow${distance === 0 ? ' self' : goesBelow ? ' forward' : ' backward'}`,
-      'data-from': i,
-      'data-to': j,
-    });
+    return {
+      from: String(i),
+      to: String(j),
+      className: `arrow${distance === 0 ? ' self' : goesBelow ? ' forward' : ' backward'}`,
+      title: `${tokens[i]} \u2192 ${tokens[j]}: weight ${formatFixed(weight, weightDecimals)}`,
+      line: d,
+      strokeWidth: String(round(strokeWidth)),
+      head: `M ${round(tipX)} ${round(y0)} L ${round(tipX - head * 0.6)} ${round(y0 + sign * head)} ` +
+        `L ${round(tipX + head * 0.6)} ${round(y0 + sign * head)} Z`,
+    };
+  });
+  const labels = tokens.map((token, i) => ({
+    token,
+    x: String(round(x[i])),
+    y: String(round(lineTop + LABEL_HEIGHT / 2)),
+    className: row === i ? 'token focus' : 'token',
+  }));
+  const summary = row === null
+    ? `Arrows from each token to the tokens it can see, thicker for a larger weight.`
+    : `Arrows from ${tokens[row]} to the tokens it can see, thicker for a larger weight.`;
+  return { width: String(round(width)), height: String(round(height)), summary, arrows, labels };
+}
+
+/**
+ * @param {Document} doc
+ * @param {object} trace  the core's trace
+ * @param {{row?: number | null, weightDecimals?: number}} [options]
+ *        row: only the arrows of that query token (null: every token's)
+ * @returns {SVGSVGElement}
+ */
+export function renderArrows(doc, trace, options = {}) {
+  const picture = arrowPicture(trace, options);
+  const root = svg(doc, 'svg', {
+    viewBox: `0 0 ${picture.width} ${picture.height}`,
+    width: picture.width,
+    height: picture.height,
+    class: 'arrows',
+    role: 'img',
+    part: 'arrows',
+  });
+  root.setAttribute('aria-label', picture.summary);
+
+  const arrows = svg(doc, 'g', { class: 'arrow-set' });
+  for (const arrow of picture.arrows) {
+    const group = svg(doc, 'g', { class: arrow.className, 'data-from': arrow.from, 'data-to': arrow.to });
     const title = svg(doc, 'title');
-    title.textContent = `${tokens[i]} \u2192 ${tokens[j]}: weight ${formatFixed(weight, weightDecimals)}`;
+    title.textContent = arrow.title;
     group.append(
       title,
-      svg(doc, 'path', { class: 'arrow-line', d, 'stroke-width': round(strokeWidth) }),
-      svg(doc, 'path', {
-        class: 'arrow-head',
-        d: `M ${round(tipX)} ${round(y0)} L ${round(tipX - head * 0.6)} ${round(y0 + sign * head)} ` +
-          `L ${round(tipX + head * 0.6)} ${round(y0 + sign * head)} Z`,
-      }),
+      svg(doc, 'path', { class: 'arrow-line', d: arrow.line, 'stroke-width': arrow.strokeWidth }),
+      svg(doc, 'path', { class: 'arrow-head', d: arrow.head }),
     );
     arrows.append(group);
   }
   root.append(arrows);
 
   const labels = svg(doc, 'g', { class: 'arrow-tokens' });
-  tokens.forEach((token, i) => {
+  picture.labels.forEach((spot, i) => {
     const label = svg(doc, 'text', {
-      x: round(x[i]),
-      y: round(lineTop + LABEL_HEIGHT / 2),
+      x: spot.x,
+      y: spot.y,
       'text-anchor': 'middle',
       'dominant-baseline': 'central',
-      class: row === i ? 'token focus' : 'token',
+      class: spot.className,
       'data-token': i,
     });
-    label.textContent = token;
+    label.textContent = spot.token;
     labels.append(label);
   });
   root.append(labels);
   return root;
+}
+
+function setAttributeIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/**
+ * Brings an arrows view made by renderArrows up to `trace` in place, when it draws the same
+ * arrows between the same tokens (a changed number moves and thickens arrows, nothing more).
+ * Returns false, touching nothing, when the arrows or tokens differ: build a new view then.
+ * @param {SVGSVGElement} root
+ * @param {object} trace
+ * @param {{row?: number | null, weightDecimals?: number}} [options]  as for renderArrows
+ */
+export function updateArrows(root, trace, options = {}) {
+  const picture = arrowPicture(trace, options);
+  const groups = root.querySelectorAll('g.arrow');
+  const labels = root.querySelectorAll('text.token');
+  if (groups.length !== picture.arrows.length || labels.length !== picture.labels.length) return false;
+  const sameArrows = picture.arrows.every((arrow, n) => groups[n].getAttribute('data-from') === arrow.from &&
+    groups[n].getAttribute('data-to') === arrow.to && groups[n].getAttribute('class') === arrow.className);
+  const sameLabels = picture.labels.every((spot, n) => labels[n].textContent === spot.token &&
+    labels[n].getAttribute('class') === spot.className);
+  if (!sameArrows || !sameLabels) return false;
+  setAttributeIfChanged(root, 'viewBox', `0 0 ${picture.width} ${picture.height}`);
+  setAttributeIfChanged(root, 'width', picture.width);
+  setAttributeIfChanged(root, 'height', picture.height);
+  setAttributeIfChanged(root, 'aria-label', picture.summary);
+  picture.arrows.forEach((arrow, n) => {
+    const [title, line, head] = groups[n].children;
+    if (title.textContent !== arrow.title) title.textContent = arrow.title;
+    setAttributeIfChanged(line, 'd', arrow.line);
+    setAttributeIfChanged(line, 'stroke-width', arrow.strokeWidth);
+    setAttributeIfChanged(head, 'd', arrow.head);
+  });
+  picture.labels.forEach((spot, n) => {
+    setAttributeIfChanged(labels[n], 'x', spot.x);
+    setAttributeIfChanged(labels[n], 'y', spot.y);
+  });
+  return true;
 }

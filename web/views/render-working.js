@@ -63,3 +63,46 @@ export function renderDotProduct(doc, { queryToken, keyToken, query, key, produc
   block.append(result);
   return block;
 }
+
+/**
+ * Ties each sign of a worked sum to the number after it ("− 0.08" with a no-break space), so a
+ * long sum wraps between terms, never inside one.
+ * @param {HTMLElement} working
+ */
+export function keepSignsWithNumbers(working) {
+  for (const terms of working.querySelectorAll('.terms')) terms.textContent = signsKeptWithNumbers(terms.textContent);
+  return working;
+}
+
+const signsKeptWithNumbers = (text) => text.replace(/([+\u2212]) /gu, '$1\u00a0');
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Writes a new dot product into a working renderDotProduct built for as many components,
+ * changing only the text that changed (a reader's edit changes numbers, not the layout of the
+ * working). Returns false, touching nothing, when the component count differs.
+ * @param {HTMLElement} block  what renderDotProduct returned
+ * @param {object} working  as for renderDotProduct
+ * @param {{keepSigns?: boolean}} [options]  keepSigns: the block went through keepSignsWithNumbers
+ */
+export function updateDotProduct(block, { queryToken, keyToken, query, key, products, score, decimals }, { keepSigns = false } = {}) {
+  const terms = block.querySelectorAll('.factors .term');
+  if (terms.length !== query.length) return false;
+  const [querySub, keySub] = block.querySelectorAll('.working-title sub');
+  setText(querySub, queryToken);
+  setText(keySub, keyToken);
+  const label = `dot product of the query of ${queryToken} with the key of ${keyToken}`;
+  if (block.getAttribute('aria-label') !== label) block.setAttribute('aria-label', label);
+  block.dataset.query = queryToken;
+  block.dataset.key = keyToken;
+  Array.from(query).forEach((value, c) => setText(terms[c], formatProduct(value, key[c], decimals.factor)));
+  const sum = block.querySelector('.products .terms');
+  const written = formatSignedTerms(products, decimals.product);
+  setText(sum, keepSigns ? signsKeptWithNumbers(written) : written);
+  setText(block.querySelector('.result .value'), formatFixed(score, decimals.score));
+  return true;
+}
+

@@ -1,43 +1,23 @@
 // The pieces the embeddable elements show, each built from a trace with the `doc` it is handed:
-// one step table, the mask grid, the arrows view, the working of one cell. They reuse the
-// walkthrough's renderers, so a table reads the same in an article as on the walkthrough page.
-// Every number comes from the trace; these functions only choose captions and formats.
+// one step's table, the mask grid, the arrows view, the working of one cell. The tables are the
+// walkthrough page's own (step-tables.js, shown through table-block.js), so a table reads the
+// same in an article as on the page. A step view shown again for a new trace of the same shape
+// updates its cells in place. Every number comes from the trace; this only lays it out.
 
-import { renderArrows } from './arrows.js';
+import { renderArrows, updateArrows } from './arrows.js';
 import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
+import { labelCells } from './cell-navigation.js';
 import { element } from './page-slots.js';
-import { renderMatrixTable, renderScrollable, renderShadeLegend } from './render-tables.js';
+import { renderScrollable } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
+import { tableView } from './live-table.js';
+import {
+  componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
+  isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaledCaption, shadeLegend, softmaxTable,
+  tokenMatrixTable, weightsTable,
+} from './step-tables.js';
 
-const SHADE_LEVELS = 5;
-
-const isMaskedScore = (value) => value === -Infinity;
-const componentLabels = (letter, headDim) => Array.from({ length: headDim }, (_, c) => `${letter}${c}`);
-
-/**
- * Sets a mask <select> to `mask`, adding an option for a mask the core knows but the control
- * does not list (an author may configure any mask the core accepts).
- * @param {HTMLSelectElement} select
- * @param {string} mask
- */
-/**
- * What the mask wrote into the cells it hid, as the trace says (its `hidden` cells): −∞, 0, or
- * undefined when it hid none. The page and the elements read this, never a rule such as j > i.
- */
-export function hiddenScore(trace) {
-  for (let i = 0; i < trace.hidden.length; i += 1) {
-    const j = trace.hidden[i].indexOf(true);
-    if (j >= 0) return trace.masked[i][j];
-  }
-  return undefined;
-}
-
-/** "−∞ where a token may not look", "0 (not −∞) …" or "nothing hidden …", from the trace. */
-export function maskSummary(trace) {
-  const written = hiddenScore(trace);
-  if (written === undefined) return 'nothing hidden, every token sees every token';
-  return `${isMaskedScore(written) ? '\u2212\u221e' : `${formatCompact(written, 3)} (not \u2212\u221e)`} where a token may not look`;
-}
+export { hiddenScore, maskSummary } from './step-tables.js';
 
 /**
  * The mask control of an element's toolbar: a labelled select of `choices` ([name, label] pairs,
@@ -58,6 +38,12 @@ export function maskSelect(doc, choices, choose) {
   return label;
 }
 
+/**
+ * Sets a mask <select> to `mask`, adding an option for a mask the core knows but the control
+ * does not list (an author may configure any mask the core accepts).
+ * @param {HTMLSelectElement} select
+ * @param {string} mask
+ */
 export function selectMask(select, mask) {
   if (![...select.options].some((option) => option.value === mask)) {
     const option = select.ownerDocument.createElement('option');
@@ -71,10 +57,12 @@ export function selectMask(select, mask) {
 /** How an editable cell shows a value of the trace: as briefly as it reads, up to 6 decimals. */
 export const formatEditable = (value) => formatCompact(value, 6);
 
-// Marks a table for ::part styling and wraps it so that it scrolls inside its own box.
-function scrollable(doc, table) {
+// Marks a table for ::part styling, names its cells and wraps it so that it scrolls inside its
+// own box.
+function presentPart(doc, table, describe) {
   table.setAttribute('part', 'table');
   table.caption?.setAttribute('part', 'caption');
+  labelCells(table, describe);
   return renderScrollable(doc, table, table.caption?.textContent ?? 'table');
 }
 
@@ -84,125 +72,53 @@ const MATRIX_CAPTIONS = {
   v: 'V \u00b7 values: what each token hands over',
 };
 
-function inputTable(doc, trace, matrix, editable) {
-  const table = renderMatrixTable(doc, trace[matrix], {
+/** Q, K or V as a table spec. */
+function inputTable(trace, matrix) {
+  return { matrix: trace[matrix], options: {
     name: matrix,
     caption: MATRIX_CAPTIONS[matrix],
     corner: 'token',
     rowLabels: trace.tokens,
     columnLabels: componentLabels(matrix, trace.head_dim),
     format: fixed(DECIMALS.matrix),
-  });
-  if (editable) {
-    table.classList.add('editable');
-    for (const cell of table.querySelectorAll('td[data-row][data-col]')) {
-      const row = Number(cell.dataset.row);
-      const col = Number(cell.dataset.col);
-      const input = element(doc, 'input', 'cell-input');
-      Object.assign(input, { type: 'text', inputMode: 'decimal', spellcheck: false, autocomplete: 'off' });
-      input.size = 7;
-      input.value = formatEditable(trace[matrix][row][col]);
-      input.dataset.matrix = matrix;
-      input.dataset.row = String(row);
-      input.dataset.col = String(col);
-      input.setAttribute('part', 'input');
-      input.setAttribute('aria-label', `${matrix}${col} of ${trace.tokens[row]}`);
-      cell.replaceChildren(input);
-    }
-  }
-  return table;
+  } };
 }
 
-/**
- * Writes the trace's values into an editable table built by renderStep, leaving the cell the
- * reader is typing in alone. Returns false when the table no longer fits the trace (other
- * tokens or head size), and the caller builds a new one.
- * @param {Element} view  what renderStep returned
- * @param {object} trace
- * @param {Element | null} active  the focused element of the view's root
- */
-export function refreshEditable(view, trace, active) {
-  if (view.dataset.shape !== shapeKey(trace)) return false;
-  for (const input of view.querySelectorAll('input[data-matrix]')) {
+// Turns the number cells of a built Q, K or V table into text fields.
+function makeEditable(doc, table, trace, matrix) {
+  table.classList.add('editable');
+  for (const cell of table.querySelectorAll('td[data-row][data-col]')) {
+    const row = Number(cell.dataset.row);
+    const col = Number(cell.dataset.col);
+    const input = element(doc, 'input', 'cell-input');
+    Object.assign(input, { type: 'text', inputMode: 'decimal', spellcheck: false, autocomplete: 'off' });
+    input.size = 7;
+    input.value = formatEditable(trace[matrix][row][col]);
+    input.dataset.matrix = matrix;
+    input.dataset.row = String(row);
+    input.dataset.col = String(col);
+    input.setAttribute('part', 'input');
+    input.setAttribute('aria-label', `${matrix}${col} of ${trace.tokens[row]}`);
+    cell.replaceChildren(input);
+  }
+}
+
+// Writes the trace's values into an editable table, leaving the cell the reader is typing in
+// alone.
+function refreshEditable(table, trace, active) {
+  for (const input of table.querySelectorAll('input[data-matrix]')) {
     if (input === active) continue;
-    input.value = formatEditable(trace[input.dataset.matrix][Number(input.dataset.row)][Number(input.dataset.col)]);
+    const text = formatEditable(trace[input.dataset.matrix][Number(input.dataset.row)][Number(input.dataset.col)]);
+    if (input.value !== text) input.value = text;
     input.removeAttribute('aria-invalid');
   }
-  return true;
-}
-
-const shapeKey = (trace) => JSON.stringify([trace.tokens, trace.head_dim]);
-
-function tokenMatrixTable(doc, trace, matrix, { name, caption, masked = false }) {
-  return renderMatrixTable(doc, matrix, {
-    name,
-    caption,
-    corner: 'query \u2193 key \u2192',
-    rowLabels: trace.tokens,
-    columnLabels: trace.tokens,
-    format: fixed(DECIMALS.matrix),
-    isMasked: masked ? (i, j) => isMaskedScore(trace.masked[i][j]) : undefined,
-  });
-}
-
-function softmaxTable(doc, trace, row) {
-  const shifted = Boolean(trace.row_shifted[row]);
-  return renderMatrixTable(doc, trace.tokens.map((_, j) => [
-    trace.masked[row][j], trace.exponentials[row][j], trace.weights[row][j],
-  ]), {
-    name: 'softmax',
-    caption: `Step 4 \u00b7 softmax of the ${trace.tokens[row]} row: weight = e\u02e3 \u00f7 total`,
-    className: 'softmax',
-    corner: 'key',
-    rowLabels: trace.tokens,
-    columnLabels: ['score x', shifted ? 'e^(x \u2212 max)' : 'e\u02e3', 'weight'],
-    format: [fixed(DECIMALS.matrix), fixed(DECIMALS.softmax), fixed(DECIMALS.softmax)],
-    isMasked: (j) => isMaskedScore(trace.masked[row][j]),
-    footerRows: [{
-      label: 'total',
-      values: [null, trace.row_totals[row], trace.weight_sums[row]],
-      format: fixed(DECIMALS.softmax),
-    }],
-  });
-}
-
-function weightsTable(doc, trace, { name, caption, className, shade = false }) {
-  return renderMatrixTable(doc, trace.weights, {
-    name,
-    caption,
-    className,
-    corner: 'query \u2193 key \u2192',
-    rowLabels: trace.tokens,
-    columnLabels: trace.tokens,
-    format: fixed(DECIMALS.softmax),
-    isMasked: (i, j) => isMaskedScore(trace.masked[i][j]),
-    shade: shade ? { levels: SHADE_LEVELS, weight: (i, j) => trace.weights[i][j] } : undefined,
-    extraColumns: [{
-      label: 'row sum', values: trace.weight_sums, format: fixed(DECIMALS.softmax), className: 'row-sum',
-    }],
-  });
-}
-
-function mixTable(doc, trace, row) {
-  const weightOf = (j) => formatFixed(trace.weights[row][j], DECIMALS.softmax);
-  return renderMatrixTable(doc, trace.weighted_values[row], {
-    name: 'mix',
-    caption: `Step 5 \u00b7 mix: weight \u00d7 value for the ${trace.tokens[row]} row`,
-    className: 'mix',
-    corner: 'weight \u00d7 value',
-    rowLabels: trace.tokens.map((token, j) => `${weightOf(j)} \u00d7 V[${token}]`),
-    columnLabels: componentLabels('v', trace.head_dim),
-    format: fixed(DECIMALS.softmax),
-    isMasked: (j) => isMaskedScore(trace.masked[row][j]),
-    footerRows: [{ label: `out[${trace.tokens[row]}]`, values: trace.out[row], format: fixed(DECIMALS.softmax) }],
-  });
 }
 
 // One sentence per step saying what it does; numbers in it come from the trace.
 function stepNote(step, trace) {
   switch (step) {
     case 'scores': return 'Each score is the dot product of a query (row) with a key (column).';
-    case 'scaled': return `Every score divided by \u221ad\u2096 = ${formatCompact(trace.scale_divisor, 3)}.`;
+    case 'scaled': return `Every score divided by ${scaledCaption(trace, '').replace(/^scores \u00f7\u00a0/u, '')}.`;
     case 'masked':
       return `Mask \u201c${trace.mask}\u201d: ${maskSummary(trace)}.`;
     case 'softmax': return 'e to the power of each score, divided by their total: the shares add up to one.';
@@ -215,86 +131,109 @@ function stepNote(step, trace) {
   }
 }
 
+const gridCaption = (trace) => `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
+
+// Each table step: its spec for a trace (and the row worked out), and how its cells are named.
+const TABLE_STEPS = {
+  q: { spec: (trace) => inputTable(trace, 'q') },
+  k: { spec: (trace) => inputTable(trace, 'k') },
+  v: { spec: (trace) => inputTable(trace, 'v') },
+  scores: {
+    spec: (trace) => tokenMatrixTable(trace, trace.scores, { name: 'scores', caption: 'Step 1 \u00b7 scores: q \u00b7 k' }),
+    describe: describeScore,
+  },
+  scaled: {
+    spec: (trace) => tokenMatrixTable(trace, trace.scaled, { name: 'scaled', caption: scaledCaption(trace, 'Step 2 \u00b7 scaled: ') }),
+    describe: describeScaled,
+  },
+  masked: {
+    spec: (trace) => tokenMatrixTable(trace, trace.masked, {
+      name: 'masked', caption: maskedCaption(trace, 'Step 3 \u00b7 masked: '), masked: true,
+    }),
+    describe: describeMasked,
+  },
+  softmax: { spec: (trace, row) => softmaxTable(trace, row), describe: describeSoftmax },
+  weights: {
+    spec: (trace) => weightsTable(trace, { name: 'weights', caption: 'Step 4 \u00b7 weights: softmax of every row' }),
+    describe: describeWeight,
+  },
+  mix: { spec: (trace, row) => mixTable(trace, row), describe: describeMix },
+  out: { spec: (trace) => outTable(trace) },
+  grid: {
+    spec: (trace) => weightsTable(trace, { name: 'grid', caption: gridCaption(trace), className: 'grid', shade: true }),
+    describe: describeWeight,
+  },
+};
+
 /**
- * One step of the walkthrough as a <section part="step" data-step=…>.
+ * One step of the walkthrough as a <section part="step" data-step=…>, kept on screen and
+ * brought up to each new trace: cells in place while the table keeps its shape, a new table
+ * when it changes (other tokens, another head size).
  * @param {Document} doc
  * @param {string} step  one of STEPS (element-config.js)
- * @param {object} trace
- * @param {{row: number, editable?: boolean, notes?: boolean}} options
- *        row: the token whose softmax / mix / arrows are worked out (arrows: null for all)
  */
-export function renderStep(doc, step, trace, { row, editable = false, notes = true }) {
+export function stepView(doc, step) {
   const section = element(doc, 'section', 'step');
   section.setAttribute('part', 'step');
   section.dataset.step = step;
-  const note = notes ? stepNote(step, trace) : null;
-  if (note) section.append(element(doc, 'p', 'step-note', note));
-  switch (step) {
-    case 'q':
-    case 'k':
-    case 'v':
-      section.dataset.shape = shapeKey(trace);
-      section.append(scrollable(doc, inputTable(doc, trace, step, editable)));
-      break;
-    case 'scores':
-      section.append(scrollable(doc, tokenMatrixTable(doc, trace, trace.scores, {
-        name: 'scores', caption: 'Step 1 \u00b7 scores: q \u00b7 k',
-      })));
-      break;
-    case 'scaled':
-      section.append(scrollable(doc, tokenMatrixTable(doc, trace, trace.scaled, {
-        name: 'scaled', caption: `Step 2 \u00b7 scaled: scores \u00f7\u00a0${formatCompact(trace.scale_divisor, 3)}`,
-      })));
-      break;
-    case 'masked':
-      section.append(scrollable(doc, tokenMatrixTable(doc, trace, trace.masked, {
-        name: 'masked', caption: 'Step 3 \u00b7 masked: \u2212\u221e where a token may not look', masked: true,
-      })));
-      break;
-    case 'softmax':
-      section.append(scrollable(doc, softmaxTable(doc, trace, row)));
-      break;
-    case 'weights':
-      section.append(scrollable(doc, weightsTable(doc, trace, {
-        name: 'weights', caption: 'Step 4 \u00b7 weights: softmax of every row',
-      })));
-      break;
-    case 'mix':
-      section.append(scrollable(doc, mixTable(doc, trace, row)));
-      break;
-    case 'out':
-      section.append(scrollable(doc, renderMatrixTable(doc, trace.out, {
-        name: 'out',
-        caption: 'Step 5 \u00b7 out: the head\u2019s output',
-        corner: 'token',
-        rowLabels: trace.tokens,
-        columnLabels: componentLabels('out', trace.head_dim),
-        format: fixed(DECIMALS.softmax),
-      })));
-      break;
-    case 'grid':
-      section.append(renderMaskGrid(doc, trace));
-      break;
-    case 'arrows':
-      section.append(renderArrowsFigure(doc, trace, { row: null }));
-      break;
-    default:
-      throw new RangeError(`unknown step ${step}`);
-  }
-  return section;
-}
-
-/** The mask grid: the weights, shaded by size, masked cells hatched, with its legend. */
-export function renderMaskGrid(doc, trace) {
-  const fragment = element(doc, 'div', 'mask-grid');
-  const caption = `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
-  fragment.append(scrollable(doc, weightsTable(doc, trace, { name: 'grid', caption, className: 'grid', shade: true })));
-  const legend = renderShadeLegend(doc, {
-    levels: SHADE_LEVELS, decimals: 1, title: 'Shading of a live cell by its weight', maskedLabel: 'masked, weight 0',
-  });
-  legend.setAttribute('part', 'legend');
-  fragment.append(legend);
-  return fragment;
+  const note = element(doc, 'p', 'step-note');
+  const table = TABLE_STEPS[step];
+  if (!table && step !== 'arrows') throw new RangeError(`unknown step ${step}`);
+  let view = null;
+  let inputShape = null;  // the shape of the text-field table on screen, if one is
+  let legend = null;
+  let arrows = null;
+  return {
+    element: section,
+    /**
+     * @param {object} trace
+     * @param {{row: number, editable?: boolean, notes?: boolean, active?: Element | null}} options
+     *        row: the token whose softmax / mix is worked out; active: the focused element of the
+     *        view's root (an editable cell being typed in keeps its text)
+     */
+    show(trace, { row, editable = false, notes = true, active = null }) {
+      const text = notes ? stepNote(step, trace) : null;
+      if (text) {
+        if (note.textContent !== text) note.textContent = text;
+        if (!note.isConnected) section.prepend(note);
+      } else {
+        note.remove();
+      }
+      if (step === 'arrows') {
+        if (!arrows || !updateArrows(arrows.querySelector('svg'), trace, { row: null, weightDecimals: DECIMALS.softmax })) {
+          arrows?.remove();
+          arrows = renderArrowsFigure(doc, trace, { row: null });
+          section.append(arrows);
+        }
+        return section;
+      }
+      const spec = table.spec(trace, row);
+      const inputs = editable && ['q', 'k', 'v'].includes(step);
+      const shape = JSON.stringify([inputs, trace.tokens, trace.head_dim]);
+      if (inputs && view && shape === inputShape) {
+        // Text fields are not patched like printed cells: their values are set, the cell being
+        // typed in left alone.
+        refreshEditable(view.table, trace, active);
+        return section;
+      }
+      if (!view || inputs || inputShape !== null) {
+        view = tableView(doc, { describe: table.describe, present: (built) => [presentPart(doc, built, table.describe)] });
+      }
+      inputShape = inputs ? shape : null;
+      const nodes = view.show(spec);
+      if (nodes) {
+        if (inputs) makeEditable(doc, view.table, trace, step);
+        section.querySelector(':scope > .table-scroll')?.remove();
+        section.insertBefore(nodes[0], legend);
+      }
+      if (step === 'grid' && !legend) {
+        legend = shadeLegend(doc);
+        legend.setAttribute('part', 'legend');
+        section.append(legend);
+      }
+      return section;
+    },
+  };
 }
 
 /** The arrows view in a scrolling figure. */
