@@ -12,6 +12,16 @@ export const SITE_ROOT = fileURLToPath(new URL('../../build/site/', import.meta.
 export const PAGE_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
+/** The WCAG 2 A/AA rule tags every page and element is checked against with axe-core. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * The axe-core rules among those whose outcome depends on colours. A page switched to its other
+ * colour scheme changes nothing but colours, so after a full check in one scheme these are the
+ * rules to run in the other.
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
 /** Debian's Chromium unless CHROMIUM_PATH names another build. */
 export function launchBrowser() {
   return chromium.launch({
