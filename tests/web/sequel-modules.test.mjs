@@ -9,7 +9,7 @@ import { ConfigError } from '../../web/elements/element-config.js';
 import {
   REQUEST_ATTRIBUTES, parseParts, parseWholeList, requestFrom, rewordCoreError, variantRequest,
 } from '../../web/elements/sequel/sequel-config.js';
-import { formatBinaryUnit, formatCount, formatSignificant } from '../../web/views/sequel-format.js';
+import { formatBinaryUnit, formatCompactCount, formatCount, formatSignificant } from '../../web/views/sequel-format.js';
 
 let state;
 
@@ -66,6 +66,17 @@ describe('writing the sequel\u2019s figures', () => {
     assert.equal(formatSignificant(5.96046448e-8), '5.96 \u00d7 10\u207b\u2078');
     assert.equal(formatSignificant(0), '0');
     assert.equal(formatSignificant(12345), '1.23 \u00d7 10\u2074');
+  });
+
+  it('writes a tick\u2019s count short: K, M, B, T to three significant digits', () => {
+    assert.deepEqual([10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].map(formatCompactCount), ['10', '100', '1K', '10K', '100K', '1M', '10M']);
+    assert.equal(formatCompactCount(2500), '2.5K');
+    assert.equal(formatCompactCount(1048576), '1.05M');
+    assert.equal(formatCompactCount(999950), '1M', 'a rounding that reaches 1000K is written 1M');
+    assert.equal(formatCompactCount(8.03e9), '8.03B');
+    assert.equal(formatCompactCount(-2000), '\u22122K');
+    assert.equal(formatCompactCount(0.5), '0.5');
+    assert.equal(formatCompactCount(Number.NaN), '');
   });
 });
 
