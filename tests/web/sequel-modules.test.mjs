@@ -134,6 +134,24 @@ describe('the curve\u2019s models attribute', () => {
       && error.message === 'models attribute: "gpt-9", "mystery" are not models this page knows; the models are llama-3-8b, falcon-7b, deepseek-v3, or none');
     assert.throws(() => parseModels('falcon', names), /^ConfigError: models attribute: "falcon" is not a model this page knows/u);
   });
+
+  it('draws the names it knows, or else the default models, beside the refusal of the rest', async () => {
+    const { chooseModels } = await import('../../web/elements/sequel/kv-curve-element.js');
+    const names = ['llama-3-8b', 'falcon-7b', 'gemma-3-27b'];
+    assert.deepEqual(chooseModels(null, names), { models: ['llama-3-8b', 'gemma-3-27b'], refused: null });
+    assert.deepEqual(chooseModels('falcon-7b', names), { models: ['falcon-7b'], refused: null });
+    const some = chooseModels('gpt-9,falcon-7b,mystery', names);
+    assert.deepEqual(some.models, ['falcon-7b']);
+    assert.ok(some.refused instanceof ConfigError);
+    assert.equal(some.refused.message, 'models attribute: "gpt-9", "mystery" are not models this page knows; the models are '
+      + 'llama-3-8b, falcon-7b, gemma-3-27b, or none. Drawn meanwhile: the models it knows, falcon-7b');
+    const none = chooseModels('gpt-9', names);
+    assert.deepEqual(none.models, ['llama-3-8b', 'gemma-3-27b']);
+    assert.match(none.refused.message, /^models attribute: "gpt-9" is not a model .*\. Drawn meanwhile: the default models, llama-3-8b, gemma-3-27b$/u);
+    const chosenNone = chooseModels('none gpt-9', names);
+    assert.deepEqual(chosenNone.models, [], '"none" is a name it knows');
+    assert.match(chosenNone.refused.message, /Drawn meanwhile: no model$/u);
+  });
 });
 
 describe('a refusal in the reader\u2019s words', () => {
