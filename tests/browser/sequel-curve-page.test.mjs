@@ -1,8 +1,9 @@
 // The curve on pages opened afresh: a link's models come back as the same lines and ticked boxes,
-// bad model names in the link or an attribute are refused naming each one, the plot follows a
-// dark colour scheme (lines of a palette that keeps 3:1 against the page, axes in the page's text
-// colour, no white panel) with no axe-core violation in light or dark and its SVG and PNG still
-// offered, and it fits a 360 px screen.
+// bad model names in the link or an attribute are refused naming each one (the names it knows,
+// or else its default models, drawn meanwhile), the plot follows a dark colour scheme (lines of
+// a palette that keeps 3:1 against the page, axes in the page's text colour, no white panel) with
+// no axe-core violation in light or dark and its SVG and PNG still offered, and it fits a 360 px
+// screen.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -30,6 +31,13 @@ const curveState = (page) => page.evaluate(() => {
     message: root.querySelector('.message')?.hidden ? null : root.querySelector('.message')?.textContent ?? null,
     fieldMessage: root.querySelector('.field-message')?.textContent ?? null,
   };
+});
+
+// Whether the element shows its body, with a drawn plot in it.
+const drawn = (page) => page.evaluate(() => {
+  const root = document.getElementById('kv-curve').shadowRoot;
+  const canvas = root.querySelector('.body .uplot canvas');
+  return { body: !root.querySelector('.body').hidden, canvas: Boolean(canvas && canvas.width > 100) };
 });
 
 // WCAG's contrast ratio of two "rgb(r, g, b)" colours.
@@ -71,12 +79,25 @@ describe('the curve in the page\u2019s link', () => {
       const said = state.fieldMessage ?? state.message;
       assert.ok(said && said.includes('"gpt-9"') && said.includes('"mystery"'), `the reader is told: ${said}`);
       assert.deepEqual(state.checked.sort(), ['falcon-7b', 'llama-3-8b'], 'the names it knows stay ticked');
+      // and are drawn meanwhile: no blank where the plot was to be.
+      assert.deepEqual(await drawn(page), { body: true, canvas: true }, 'the plot is drawn');
+      assert.deepEqual((await readTable(page, 'kv-curve', 'kv-curve')).columnKeys, ['toy-mha', 'toy-gqa', 'toy-mqa', 'toy-mla', 'bill', 'falcon-7b'],
+        'the lines of the names it knows (Llama 3 8B as the bill\u2019s)');
       assert.ok(opened.record.warnings.some((text) => text.includes('gpt-9')), 'and the console names them');
       // Ticking a box draws again from the good names.
       await page.locator('#kv-curve input[value="deepseek-v3"]').click();
       await settle(page);
       assert.equal((await curveState(page)).problem, null);
       assert.ok((await readTable(page, 'kv-curve', 'kv-curve')).columnKeys.includes('deepseek-v3'));
+    });
+    // Not one name it knows: the element's default models are drawn, and ticked, instead.
+    await withPage({ hash: '#curve.models=gpt-9' }, async (page) => {
+      const state = await curveState(page);
+      assert.match(state.problem, /^models attribute: "gpt-9" is not a model this page knows;/u);
+      assert.ok((state.fieldMessage ?? state.message).includes('"gpt-9"'));
+      assert.deepEqual(await drawn(page), { body: true, canvas: true }, 'the plot is drawn');
+      assert.deepEqual(state.checked.sort(), ['gemma-3-27b', 'llama-3-8b'], 'the drawn models are the ticked ones');
+      assert.deepEqual((await readTable(page, 'kv-curve', 'kv-curve')).columnKeys, ['toy-mha', 'toy-gqa', 'toy-mqa', 'toy-mla', 'bill', 'gemma-3-27b']);
     });
     await withPage({}, async (page) => {
       await page.evaluate(() => document.getElementById('kv-curve').setAttribute('models', 'gemma-3-27b nope'));

@@ -9,7 +9,7 @@ import { ConfigError } from '../../web/elements/element-config.js';
 import {
   REQUEST_ATTRIBUTES, parseParts, parseWholeList, requestFrom, rewordCoreError, variantRequest,
 } from '../../web/elements/sequel/sequel-config.js';
-import { formatBinaryUnit, formatCount, formatSignificant } from '../../web/views/sequel-format.js';
+import { formatBinaryUnit, formatCompactCount, formatCount, formatSignificant } from '../../web/views/sequel-format.js';
 
 let state;
 
@@ -67,6 +67,17 @@ describe('writing the sequel\u2019s figures', () => {
     assert.equal(formatSignificant(0), '0');
     assert.equal(formatSignificant(12345), '1.23 \u00d7 10\u2074');
   });
+
+  it('writes a tick\u2019s count short: K, M, B, T to three significant digits', () => {
+    assert.deepEqual([10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].map(formatCompactCount), ['10', '100', '1K', '10K', '100K', '1M', '10M']);
+    assert.equal(formatCompactCount(2500), '2.5K');
+    assert.equal(formatCompactCount(1048576), '1.05M');
+    assert.equal(formatCompactCount(999950), '1M', 'a rounding that reaches 1000K is written 1M');
+    assert.equal(formatCompactCount(8.03e9), '8.03B');
+    assert.equal(formatCompactCount(-2000), '\u22122K');
+    assert.equal(formatCompactCount(0.5), '0.5');
+    assert.equal(formatCompactCount(Number.NaN), '');
+  });
 });
 
 describe('the sequel page\u2019s hash', () => {
@@ -122,6 +133,24 @@ describe('the curve\u2019s models attribute', () => {
     assert.throws(() => parseModels('falcon-7b,gpt-9,mystery', names), (error) => error instanceof ConfigError
       && error.message === 'models attribute: "gpt-9", "mystery" are not models this page knows; the models are llama-3-8b, falcon-7b, deepseek-v3, or none');
     assert.throws(() => parseModels('falcon', names), /^ConfigError: models attribute: "falcon" is not a model this page knows/u);
+  });
+
+  it('draws the names it knows, or else the default models, beside the refusal of the rest', async () => {
+    const { chooseModels } = await import('../../web/elements/sequel/kv-curve-element.js');
+    const names = ['llama-3-8b', 'falcon-7b', 'gemma-3-27b'];
+    assert.deepEqual(chooseModels(null, names), { models: ['llama-3-8b', 'gemma-3-27b'], refused: null });
+    assert.deepEqual(chooseModels('falcon-7b', names), { models: ['falcon-7b'], refused: null });
+    const some = chooseModels('gpt-9,falcon-7b,mystery', names);
+    assert.deepEqual(some.models, ['falcon-7b']);
+    assert.ok(some.refused instanceof ConfigError);
+    assert.equal(some.refused.message, 'models attribute: "gpt-9", "mystery" are not models this page knows; the models are '
+      + 'llama-3-8b, falcon-7b, gemma-3-27b, or none. Drawn meanwhile: the models it knows, falcon-7b');
+    const none = chooseModels('gpt-9', names);
+    assert.deepEqual(none.models, ['llama-3-8b', 'gemma-3-27b']);
+    assert.match(none.refused.message, /^models attribute: "gpt-9" is not a model .*\. Drawn meanwhile: the default models, llama-3-8b, gemma-3-27b$/u);
+    const chosenNone = chooseModels('none gpt-9', names);
+    assert.deepEqual(chosenNone.models, [], '"none" is a name it knows');
+    assert.match(chosenNone.refused.message, /Drawn meanwhile: no model$/u);
   });
 });
 

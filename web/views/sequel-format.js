@@ -47,6 +47,25 @@ export function formatBinaryUnit(bytes) {
   return `${scaled.toFixed(digits)}${GROUP_SPACE}${UNITS[unit]}`;
 }
 
+const COUNT_SCALES = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']];
+
+/**
+ * A count short enough for a plot's tick: "10M", "1K", "2.5K", "950", to at most three
+ * significant digits. Only a label beside a place on an axis; the exact count is written by
+ * formatCount (in the table behind the plot).
+ * @param {number} value
+ * @returns {string}
+ */
+export function formatCompactCount(value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  const magnitude = Math.abs(value);
+  const [scale, suffix] = COUNT_SCALES.find(([size]) => magnitude >= size) ?? [1, ''];
+  // Rounding can carry a figure into the next scale (999 950 -> "1000K"): then written in it.
+  const shown = Number((magnitude / scale).toPrecision(3));
+  if (shown >= 1000 && scale < 1e12) return formatCompactCount(Math.sign(value) * 1000 * scale);
+  return `${value < 0 ? MINUS : ''}${scale === 1 ? formatCount(shown) : shown}${suffix}`;
+}
+
 const SUPERSCRIPT = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
 
 /**

@@ -27,6 +27,26 @@ export function parseModels(text, names) {
   return chosen.filter((name) => name !== 'none');
 }
 
+/**
+ * The models a `models` value draws, and what it refused. Unknown names never leave the curve
+ * blank: `refused` (a ConfigError) names each of them and what is drawn meanwhile, which is the
+ * names of the value it knows, or the default models when it knows none of them.
+ * @returns {{models: string[], refused: ConfigError | null}}
+ */
+export function chooseModels(text, names) {
+  if (text === null) return { models: DEFAULT_MODELS, refused: null };
+  try {
+    return { models: parseModels(text, names), refused: null };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const known = [...new Set(list(text))].filter((name) => name === 'none' || names.includes(name));
+    const models = known.length > 0 ? known.filter((name) => name !== 'none') : DEFAULT_MODELS;
+    const drawn = known.length === 0 ? `the default models, ${DEFAULT_MODELS.join(', ')}`
+      : models.length === 0 ? 'no model' : `the models it knows, ${models.join(', ')}`;
+    return { models, refused: new ConfigError('models', `${error.detail}. Drawn meanwhile: ${drawn}`) };
+  }
+}
+
 // Whether a colour (as getComputedStyle writes it) is light: light text means a dark page.
 function isLight(colour) {
   const [r, g, b] = (String(colour).match(/[\d.]+/gu) ?? ['0', '0', '0']).map(Number);
@@ -76,7 +96,7 @@ export class AttentionKvCurveElement extends SequelElement {
 
   compute(attention, read) {
     const names = attention.modelPresets().map((preset) => preset.name);
-    const models = read('models') === null ? DEFAULT_MODELS : parseModels(read('models'), names);
+    const { models, refused } = chooseModels(read('models'), names);
     const toys = read('toy-variants') === null ? VARIANTS : list(read('toy-variants')).filter((name) => name !== 'none');
     for (const name of toys) {
       if (!VARIANTS.includes(name)) throw new ConfigError('toy-variants', `${JSON.stringify(name)} is not one of ${VARIANTS.join(', ')} or none`);
@@ -103,7 +123,7 @@ export class AttentionKvCurveElement extends SequelElement {
         return { key: name, name: answer.label, models: true, curve: answer.curve };
       }),
     ];
-    return { lines, models };
+    return { lines, models, refused };
   }
 
   renderResult(doc, { lines }) {

@@ -136,7 +136,11 @@ export class SequelElement extends ElementBase {
   // --- for subclasses
   /** The attribute specs of the element's request (sequel-config.js), for wording problems. */
   get requestSpecs() { return {}; }
-  /** Runs the core: returns what renderResult draws. Throws ConfigError or the core's Error. */
+  /**
+   * Runs the core: returns what renderResult draws. Throws ConfigError or the core's Error. A
+   * result may carry `refused`, a ConfigError for a value the element refused and drew around
+   * (drawing its own fallback): shown as the problem, beside the drawing.
+   */
   compute() { return null; }
   /** The nodes of the body for a result. */
   renderResult() { return []; }
@@ -171,7 +175,7 @@ export class SequelElement extends ElementBase {
       this.#show(null, text);
       return;
     }
-    this.#show(result, null);
+    this.#show(result, result?.refused?.message ?? null);
   }
 
   #show(result, problem) {
@@ -186,10 +190,10 @@ export class SequelElement extends ElementBase {
       const kept = Boolean(this.#lastGood);
       const strong = doc.createElement('strong');
       strong.textContent = kept ? 'Not used. ' : 'Nothing to show yet. ';
-      this.#message.replaceChildren(strong, said, kept ? ' The tables keep the last figures that worked.' : '');
+      // Drawn around the refused value, the body shows the new figures; else the last that worked.
+      this.#message.replaceChildren(strong, said, kept && !result ? ' The tables keep the last figures that worked.' : '');
       // A field of the form shows its own message instead (#syncControls); the box says the rest.
       this.#message.hidden = Boolean(field);
-      this.#body.hidden = !kept;
       if (this.#warned !== problem) {
         this.#warned = problem;
         console.warn(`${this.describe()}: ${problem}`);
@@ -197,8 +201,10 @@ export class SequelElement extends ElementBase {
     } else {
       this.#message.hidden = true;
       this.#message.replaceChildren();
-      this.#body.hidden = false;
       this.#warned = '';
+    }
+    this.#body.hidden = !this.#lastGood;
+    if (result) {
       // What the reader unfolded stays unfolded across a redraw.
       const unfolded = new Set([...this.#body.querySelectorAll('details[open]')].map((node) => node.dataset.part));
       this.#body.replaceChildren(...this.renderResult(doc, result));
@@ -298,9 +304,9 @@ export class SequelElement extends ElementBase {
       this.#fieldMessage(holder, input, field?.attribute === attribute ? field.text : null);
       const attributeValue = this.getAttribute(attribute);
       if (inputs) {
-        const chosen = attributeValue !== null
-          ? attributeValue.split(/[\s,]+/u)
-          : (result ? spec.value(result) : []);
+        // The boxes of what is drawn; refused, of the names the value gave.
+        const chosen = this.#result ? spec.value(this.#result)
+          : attributeValue !== null ? attributeValue.split(/[\s,]+/u) : (result ? spec.value(result) : []);
         for (const box of inputs) box.checked = chosen.includes(box.value);
         continue;
       }

@@ -6,7 +6,7 @@
 import uPlot from '../../vendor/uplot.js';
 import { downloadButtons, tableTools } from '../table-tools.js';
 import { escapeXml } from '../svg-export.js';
-import { formatBinaryUnit, formatCount } from '../sequel-format.js';
+import { formatBinaryUnit, formatCompactCount, formatCount } from '../sequel-format.js';
 import { element } from '../page-slots.js';
 import { figureTable, paragraph } from './tables.js';
 
@@ -112,7 +112,8 @@ export function renderCurve(doc, registry, lines, width, { dark = false, text = 
   const figure = element(doc, 'figure', 'curve');
   const plotHost = element(doc, 'div', 'curve-plot');
   plotHost.setAttribute('role', 'img');
-  plotHost.setAttribute('aria-label', 'The cache of one sequence against the context length, both on log scales; the table below gives the same figures.');
+  plotHost.setAttribute('aria-label', 'The cache of one sequence against the context length, both on log scales, the context marked '
+    + 'in K (thousands) and M (millions) of tokens; the table below gives the same figures exactly.');
   const xs = contextsOf(lines);
   const series = [{ label: 'context, tokens' }];
   const data = [xs];
@@ -127,7 +128,9 @@ export function renderCurve(doc, registry, lines, width, { dark = false, text = 
   const plot = new uPlot({
     width: Math.max(280, width), height: 320, series, legend: { show: false }, cursor: { show: false },
     scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
-    axes: [axis({ label: 'context length, tokens' }), axis({ label: 'bytes of one sequence', size: 70, values: (u, ticks) => ticks.map((v) => formatBinaryUnit(v)) })],
+    // The context's ticks written short ("10M", not "10,000,000"): a long last label, centred on
+    // the plot's right edge, would be cut off there. The table has the exact counts.
+    axes: [axis({ label: 'context length, tokens', values: (u, ticks) => ticks.map((v) => (v === null ? null : formatCompactCount(v))) }), axis({ label: 'bytes of one sequence', size: 70, values: (u, ticks) => ticks.map((v) => formatBinaryUnit(v)) })],
   }, data, plotHost);
   figure.append(plotHost);
   const key = element(doc, 'ul', 'curve-key');
