@@ -13,7 +13,7 @@
 //                               (site/styles/*.css) bundled in and minified
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
 //   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js,
-//   web/api/training-channel.js, web/api/training-worker.js
+//   web/api/training-channel.js, web/api/training-worker.js, web/api/trained-input.js
 //                               loaded on first use, kept as separate files (minified) so that
 //                               the embed bundle stays small and the generated glue is found
 //                               at the same relative place as in the source tree (the training
@@ -43,6 +43,7 @@ const WEB_ENTRIES = ['attention-explainer.js', 'attention-sequel-elements.js', '
 // Loaded on first use and never inlined: relative to web/, kept at the same place.
 const LAZY_MODULES = [
   'api/core-loader.js', 'api/attention-tracer.js', 'api/trainer.js', 'api/training-channel.js', 'api/training-worker.js',
+  'api/trained-input.js',
 ];
 const STATIC_SITE_FILE = /\.(html|css|svg|png|json)$/;
 // Classic scripts that other sites' pages load (not modules of ours): copied as they are.

@@ -86,3 +86,12 @@ export function headWeightsF64(parameters, vocabulary, words, h = 0) {
     return words.map((_, j) => (j <= i ? e[j] / sum : 0));
   });
 }
+
+// Head h's q, k and v on `words` under `parameters`, in float64: x_t = E[w_t] + P[t], then
+// x·W_Q, x·W_K, x·W_V.
+export function headProjectionsF64(parameters, vocabulary, words, h = 0) {
+  const { embedding: E, position: P, w_q, w_k, w_v } = parameters;
+  const x = words.map((word, t) => E[vocabulary.indexOf(word)].map((e, c) => e + P[t][c]));
+  const project = (W) => x.map((row) => W[h][0].map((_, c) => row.reduce((sum, value, a) => sum + value * W[h][a][c], 0)));
+  return { q: project(w_q), k: project(w_k), v: project(w_v) };
+}

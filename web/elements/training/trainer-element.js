@@ -5,8 +5,8 @@
 //
 // Training never blocks the page: the optimiser steps run in a module Web Worker
 // (api/training-worker.js, through api/training-channel.js), which hands every step over; the
-// page records them (channel-run.js) and draws at most once an animation frame. Where no worker
-// can start, the same engine runs on the page in slices of 12 ms.
+// page records them (api/training-client.js) and draws at most once an animation frame. Where
+// no worker can start, the same engine runs on the page in slices of 12 ms.
 //
 // Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
@@ -14,7 +14,7 @@
 import { createAttention } from '../../api/attention-api.js';
 import { TRAINING_CHANGE_EVENT, TrainingElement } from './training-base.js';
 import { DEFAULT_SENTENCE } from './training-run.js';
-import { ChannelTrainingRun } from './channel-run.js';
+import { ChannelTrainingRun } from '../../api/training-client.js';
 import { formatLoss } from './training-format.js';
 
 /** The speeds a reader picks from (the engine's PACES: the time between steps). */

@@ -1,9 +1,9 @@
-// The page's side of one training run whose steps the engine takes elsewhere (in the training
-// worker, or in slices on the page; api/training-channel.js): it keeps what <attention-trainer>
-// and the pieces read (every step's snapshot, so a slider can scrub back; the latest state;
+// training-client.js: the page's side of one training run whose steps the engine takes
+// elsewhere (in the training worker, or in slices on the page; training-channel.js): it keeps
+// what <attention-trainer> and the pieces read (every step's snapshot, so a slider can scrub back; the latest state;
 // the sentence; why the run stopped) and turns the engine's replies into promises. No DOM.
 
-import { TrainingInputError, parseLearningRate, parseSentence } from './training-run.js';
+import { TrainingInputError, parseLearningRate, parseSentence } from '../elements/training/training-run.js';
 
 let runs = 0;
 
