@@ -2,9 +2,10 @@
 // pages' strict CSP and reach Node's trainer's parameters bit for bit (the same digest at the
 // same step, every step recorded once); with no Worker the same engine trains on the page to
 // the same digest; the worker starts on the source site and on an author's page in another
-// folder (its URL comes from the module's own); and the head report, scrubbed back to an
-// earlier step, describes that step's parameters: its mean weight on the noun against float64
-// attention on a separately trained head's parameters of that step.
+// folder (its URL comes from the module's own), where two trainers keep runs of their own;
+// and the head report, scrubbed back to an earlier step, describes that step's parameters: its
+// mean weight on the noun against float64 attention on a separately trained head's parameters
+// of that step.
 //
 // Run after the wasm build: node --test tests/browser/training-worker.test.mjs
 import assert from 'node:assert/strict';
@@ -113,7 +114,8 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
     }
     const authorPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An article</title>
       <script type="module" src="/web/attention-training-elements.js"></script></head>
-      <body><main><attention-trainer id="run" seed="2"></attention-trainer></main></body></html>`;
+      <body><main><attention-trainer id="run" seed="2"></attention-trainer>
+      <attention-trainer id="other"></attention-trainer></main></body></html>`;
     const route = (page) => page.route('**/articles/deep/trained.html', (r) => r.fulfill({
       contentType: 'text/html', headers: { 'Content-Security-Policy': PAGE_CSP }, body: authorPage,
     }));
@@ -125,6 +127,16 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
       trainer.step(1);
       assert.equal(run.digest, trainer.state().parameter_digest);
       trainer.dispose();
+      // A second trainer on the page has a run of its own: neither disturbs the other.
+      const both = await page.evaluate(async () => {
+        await document.getElementById('other').stepOnce();
+        await document.getElementById('other').stepOnce();
+        return ['run', 'other'].map((id) => {
+          const { run } = document.getElementById(id);
+          return { step: run.latest.step, digest: run.state.parameter_digest };
+        });
+      });
+      assert.deepEqual(both, [{ step: 1, digest: run.digest }, { step: 2, digest: nodeDigest(2) }]);
       assert.deepEqual(errors, []);
     } finally {
       await close();

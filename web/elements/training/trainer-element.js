@@ -6,7 +6,8 @@
 // Training never blocks the page: the optimiser steps run in a module Web Worker
 // (api/training-worker.js, through api/training-channel.js), which hands every step over; the
 // page records them (api/training-client.js) and draws at most once an animation frame. Where
-// no worker can start, the same engine runs on the page in slices of 12 ms.
+// no worker can start, the same engine runs on the page in slices of 12 ms. Each trainer has a
+// worker of its own (the engine holds one run).
 //
 // Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
@@ -35,17 +36,13 @@ export function loadTrainingAttention() {
   return attentionLoad;
 }
 
-let channelLoad = null;
-
-/** The page's training engine (one worker for every trainer of the page), opened once. */
-export function trainingChannel() {
-  channelLoad ??= import('../../api/training-channel.js')
-    .then(({ openTrainingChannel }) => openTrainingChannel(loadTrainingAttention))
-    .catch((error) => {
-      channelLoad = null;
-      throw error;
-    });
-  return channelLoad;
+/**
+ * A training engine of its own for one trainer (an engine holds one run): a worker, or the
+ * engine on the page where no worker starts.
+ */
+export function openTrainerChannel() {
+  return import('../../api/training-channel.js')
+    .then(({ openTrainingChannel }) => openTrainingChannel(loadTrainingAttention));
 }
 
 export class AttentionTrainerElement extends TrainingElement {
@@ -55,6 +52,7 @@ export class AttentionTrainerElement extends TrainingElement {
   #frame = 0;
   #playing = false;
   #channel = null;
+  #resets = 0;
   #nodes = {};
 
   static get observedAttributes() { return ['seed', 'learning-rate', 'sentence']; }
@@ -86,7 +84,7 @@ export class AttentionTrainerElement extends TrainingElement {
 
   connectedCallback() {
     if (this.run || this.#channel) return;
-    this.#channel = trainingChannel();
+    this.#channel = openTrainerChannel();
     this.#channel.then((channel) => this.#start(channel), (error) => {
       this.#channel = null;
       this.#say(`The attention core could not be loaded: ${error?.message ?? error}`);
@@ -178,7 +176,13 @@ export class AttentionTrainerElement extends TrainingElement {
     const seed = this.getAttribute('seed');
     const options = { ...this.run.options, seed: seed === null ? 1 : Number(seed) };
     const previous = this.run;
+    const asked = ++this.#resets;
     const fresh = await ChannelTrainingRun.start(await this.#channel, options, previous.sentence);
+    if (asked !== this.#resets || previous !== this.run) {
+      // A later reset (or another run) took over while this one started.
+      fresh.dispose();
+      return;
+    }
     if (fresh.notice) {
       fresh.dispose();
       this.#say(`${fresh.notice.replace(/ The defaults are shown instead\.$/u, '')} Nothing was changed.`);
