@@ -9,13 +9,30 @@
 // suite must actually run at least one; otherwise the run fails.
 //
 // Usage: node scripts/run-node-tests.mjs DIR [DIR...]   (each DIR holds *.test.mjs files)
+//
+// Files of a suite run two at a time (TEST_FILE_CONCURRENCY=N to change it): node:test's
+// default on a two-core machine is one, and a browser test spends much of its time waiting on
+// the page, so a second file keeps the processor busy. Each file starts its own server on a
+// free port and its own browser, so files never share state.
 
 import { readdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec as SpecReporter } from 'node:test/reporters';
+
+function fileConcurrency() {
+  const requested = process.env.TEST_FILE_CONCURRENCY;
+  if (requested === undefined || requested === '') return Math.max(2, os.availableParallelism());
+  const count = Number(requested);
+  if (!Number.isInteger(count) || count < 1) {
+    console.error(`TEST_FILE_CONCURRENCY must be a whole number of at least 1, not '${requested}'`);
+    process.exit(2);
+  }
+  return count;
+}
 
 async function listTestFiles(directory) {
   const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
@@ -36,7 +53,7 @@ async function runSuite(directory) {
 
   const filesWithTests = new Set();
   const isCountable = (event) => event.details?.type !== 'suite' && event.name !== event.file;
-  const stream = run({ files, concurrency: true });
+  const stream = run({ files, concurrency: fileConcurrency() });
   stream.on('test:pass', (event) => {
     if (!isCountable(event)) return;
     filesWithTests.add(event.file);

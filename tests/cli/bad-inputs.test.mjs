@@ -1,5 +1,5 @@
 // The table of bad inputs (tests/support/bad-inputs.mjs) through the native CLI's --json -:
-// a valid input exits 0 with a trace that matches float64 (masked scores written as null); a
+// a valid input exits 0 with a trace that matches float64 (masked scores written as {"non_finite":"-Infinity"}); a
 // bad one exits 2 with one line on stderr naming the field, and nothing on stdout.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -30,7 +30,8 @@ describe('the CLI, every entry of the bad-input table', () => {
         assert.equal(code, 0, `exit 0 (stderr: ${stderr.slice(0, 200)})`);
         assert.equal(stderr, '');
         const trace = JSON.parse(stdout);
-        trace.masked = trace.masked.map((row) => row.map((x) => (x === null ? -Infinity : x)));
+        const tagged = (x) => x !== null && typeof x === 'object' && x.non_finite === '-Infinity';
+        trace.masked = trace.masked.map((row) => row.map((x) => (tagged(x) ? -Infinity : x)));
         checkTrace(trace, entry.input, entry.name);
       } else {
         assert.equal(code, 2, `exit 2 (stdout ${stdout.slice(0, 80)})`);

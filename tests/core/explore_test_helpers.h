@@ -19,6 +19,14 @@ inline attn::json::Value parse_json_text(const std::string& text) {
   return *parsed.value;
 }
 
+// Whether `value` is the tagged non-finite number the core writes, {"non_finite": spelling}
+// (json.h): spelling is "-Infinity", "Infinity" or "NaN".
+inline bool is_non_finite(const attn::json::Value& value, const std::string& spelling) {
+  if (value.type != attn::json::Value::Type::object || value.object.size() != 1) return false;
+  const attn::json::Value* tag = value.find("non_finite");
+  return tag != nullptr && tag->type == attn::json::Value::Type::string && tag->string == spelling;
+}
+
 // The answer of a JSON call that must succeed, parsed.
 inline attn::json::Value answer_of(const attn::JsonOrError& result) {
   const auto* error = std::get_if<attn::InputError>(&result);

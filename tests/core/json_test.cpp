@@ -184,7 +184,7 @@ TEST_CASE("json: nesting is bounded at 64 levels", "[json]") {
   parse_error(std::string(100000, '['));
 }
 
-TEST_CASE("json: write_number round-trips float32 and writes non-finite values as null",
+TEST_CASE("json: write_number round-trips float32 and tags non-finite values (never null)",
           "[json]") {
   const auto written = [](double value) {
     std::string out;
@@ -194,9 +194,9 @@ TEST_CASE("json: write_number round-trips float32 and writes non-finite values a
   CHECK(written(2.0) == "2");
   CHECK(written(-0.5) == "-0.5");
   CHECK(written(0.0) == "0");
-  CHECK(written(std::numeric_limits<double>::infinity()) == "null");
-  CHECK(written(-std::numeric_limits<double>::infinity()) == "null");
-  CHECK(written(std::numeric_limits<double>::quiet_NaN()) == "null");
+  CHECK(written(std::numeric_limits<double>::infinity()) == R"({"non_finite":"Infinity"})");
+  CHECK(written(-std::numeric_limits<double>::infinity()) == R"({"non_finite":"-Infinity"})");
+  CHECK(written(std::numeric_limits<double>::quiet_NaN()) == R"({"non_finite":"NaN"})");
 
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);

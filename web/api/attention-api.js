@@ -3,38 +3,12 @@
 // JSON across the boundary and turns the core's error values into exceptions.
 
 import { CORE_BUILDS, loadCore, loadFullBuildModules } from './core-loader.js';
+import { parseCoreJson, toJson, unwrap } from './core-json.js';
 import { DEFAULT_VARIANT } from '../state/variant-names.js';
 
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
 const corePromises = new Map();  // build name -> promise of the loaded module, one per page
-
-// JSON has no NaN or Infinity; pass them as strings so the core can name the cell that holds
-// one ("q[0][1]: must be a finite number, got \"NaN\"") instead of seeing a silent null.
-function nonFiniteAsString(key, value) {
-  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
-}
-
-function toJson(value, what) {
-  let text;
-  try {
-    text = JSON.stringify(value === undefined ? null : value, nonFiniteAsString);
-  } catch (error) {
-    throw new Error(`${what}: cannot be read as JSON (${error.message})`);
-  }
-  return text === undefined ? 'null' : text;
-}
-
-function unwrap(result) {
-  if (!result.ok) throw new Error(result.error);
-  return JSON.parse(result.json);
-}
-
-// JSON writes -Infinity as null; the masked scores are the only place the core produces it.
-function restoreMinusInfinity(trace) {
-  trace.masked = trace.masked.map((row) => row.map((x) => (x === null ? -Infinity : x)));
-  return trace;
-}
 
 function describe(value) {
   if (value === null || value === undefined) return String(value);
@@ -123,31 +97,31 @@ export async function createAttention({ build = 'simd' } = {}) {
 // The API over one loaded module. Methods only touch the bindings they call, so the embed
 // build (which lacks most of them) shares this code and keeps a subset of the methods.
 function apiFor(core, { createTracer, createTrainer }) {
-  const kernelList = core.kernelsJson ? JSON.parse(core.kernelsJson()) : [];
+  const kernelList = core.kernelsJson ? parseCoreJson(core.kernelsJson()) : [];
   // The masks the kernels compute, in the order of the indices attendRun takes (the
   // vocabulary's order, without the reference trace's own variants).
-  const kernelMasks = JSON.parse(core.vocabularyJson()).masks.filter((mask) => mask.kernels).map((mask) => mask.name);
+  const kernelMasks = parseCoreJson(core.vocabularyJson()).masks.filter((mask) => mask.kernels).map((mask) => mask.name);
   return {
     /** The full trace of one attention head; throws an Error naming the field at fault. */
     run(input) {
-      return restoreMinusInfinity(unwrap(core.traceJson(toJson(input, 'input'))));
+      return unwrap(core.traceJson(toJson(input, 'input')));
     },
     /** The article's inputs: two_words, four_words, four_words_worked_rows, vocabulary. */
     article() {
-      return JSON.parse(core.articleJson());
+      return parseCoreJson(core.articleJson());
     },
     /** Step 6, a demonstration: one output row scored against the article's vocabulary. */
     scoreNextWord(row) {
       const scores = unwrap(core.nextWordJson(toJson(row, 'row')));
-      return { words: JSON.parse(core.articleJson()).vocabulary.words, ...scores };
+      return { words: parseCoreJson(core.articleJson()).vocabulary.words, ...scores };
     },
     /** Every number the article prints, compared with what the core computes. */
     checkArticle() {
-      return JSON.parse(core.claimChecksJson());
+      return parseCoreJson(core.claimChecksJson());
     },
     /** The core's names and defaults: mask and scale variants, each request's defaults, limits. */
     vocabulary() {
-      return JSON.parse(core.vocabularyJson());
+      return parseCoreJson(core.vocabularyJson());
     },
     /** The attention kernels compiled into this build: [{ name, isa, vector_width }]. */
     kernels() {
@@ -188,7 +162,7 @@ function apiFor(core, { createTracer, createTrainer }) {
       return createTracer(core, options, describe);
     },
     /** A one-layer attention-only language model trained in the module: api/trainer.js. */
-    trainer(options) { return createTrainer(core, options, { toJson, unwrap, restoreMinusInfinity }); },
+    trainer(options) { return createTrainer(core, options, { toJson, unwrap }); },
     /** The size of the module's WebAssembly memory, in bytes. */
     heapBytes() {
       return core.HEAPU8.length;
@@ -216,9 +190,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      * seeded W_Q/W_K/W_V per head with each head's full trace, the concatenation, W_O and out.
      */
     multiHead(input) {
-      const layer = unwrap(core.multiHeadJson(toJson(input, 'input')));
-      for (const head of layer.heads) restoreMinusInfinity(head.trace);
-      return layer;
+      return unwrap(core.multiHeadJson(toJson(input, 'input')));
     },
     /**
      * Seeded values on a decimal grid: { rows, cols, seed, min, max, decimals } -> number[][]
@@ -240,9 +212,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      *   concat, w_o, out, bill }.
      */
     groupedAttention(input = {}) {
-      const layer = unwrap(core.groupedAttentionJson(toJson(input, 'input')));
-      for (const head of layer.heads) restoreMinusInfinity(head.trace);
-      return layer;
+      return unwrap(core.groupedAttentionJson(toJson(input, 'input')));
     },
     /**
      * Multi-head latent attention: { tokens, d_model, n_heads, d_latent, seed, x, mask, scale } ->
@@ -250,9 +220,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      *   concat, w_o, out, bill }.
      */
     latentAttention(input = {}) {
-      const layer = unwrap(core.latentAttentionJson(toJson(input, 'input')));
-      for (const head of layer.heads) restoreMinusInfinity(head.trace);
-      return layer;
+      return unwrap(core.latentAttentionJson(toJson(input, 'input')));
     },
     /**
      * FlashAttention on tiles of block_rows × block_cols: { tokens, d_model, n_heads, seed, x, head
@@ -262,14 +230,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      * before the first tile are -Infinity; a skipped tile's tables are null.
      */
     flashTiles(input = {}) {
-      const tiles = unwrap(core.flashTilesJson(toJson(input, 'input')));
-      const minusInfinity = (x) => (x === null ? -Infinity : x);
-      for (const step of tiles.steps) {
-        if (step.skipped) continue;
-        step.scores = step.scores.map((row) => row.map(minusInfinity));
-        for (const key of ['tile_max', 'max_before', 'max_after']) step[key] = step[key].map(minusInfinity);
-      }
-      return tiles;
+      return unwrap(core.flashTilesJson(toJson(input, 'input')));
     },
     /**
      * FlashAttention's bill in bytes moved, naive against tiled: { token_count, head_dim,
@@ -285,10 +246,7 @@ function apiFor(core, { createTracer, createTrainer }) {
      * reference, levels: [{ bits, k, v, trace, weights_error, out_error, bytes_per_token, ... }] }.
      */
     quantisedCache(input = {}) {
-      const cache = unwrap(core.quantisedCacheJson(toJson(input, 'input')));
-      restoreMinusInfinity(cache.reference);
-      for (const level of cache.levels) restoreMinusInfinity(level.trace);
-      return cache;
+      return unwrap(core.quantisedCacheJson(toJson(input, 'input')));
     },
     /**
      * The KV-cache bill: { preset, layers, d_model, n_heads, n_kv_heads, head_dim, d_latent,
@@ -304,7 +262,7 @@ function apiFor(core, { createTracer, createTrainer }) {
     },
     /** The published model shapes kvBill({ preset }) knows, each with its source. */
     modelPresets() {
-      return JSON.parse(core.modelPresetsJson());
+      return parseCoreJson(core.modelPresetsJson());
     },
     // --- end sequel
   };

@@ -21,7 +21,8 @@ const forgotten = typeof FinalizationRegistry === 'function'
 /**
  * attention.trainer(options) over one loaded core. `json` holds attention-api.js's helpers:
  * toJson(value, what) (NaN and ±Infinity passed as strings, so the core can name them), unwrap
- * (a JsonResult to its parsed answer or a thrown Error) and restoreMinusInfinity(trace).
+ * (a JsonResult to its parsed answer, non-finite numbers revived, or a thrown Error); see
+ * core-json.js.
  *
  * options (each optional): { seed: 1, d_model: 16, n_heads: 1, learning_rate: 0.03, beta1: 0.9,
  * beta2: 0.999, epsilon: 1e-8, corpus: { train: [sentences], held_out: [sentences] } }, where a
@@ -32,7 +33,7 @@ const forgotten = typeof FinalizationRegistry === 'function'
  * path at fault ("corpus.train[3]: has 1 word ...", "learning_rate: must be a positive finite
  * number, got 0").
  */
-export function createTrainer(core, options = {}, { toJson, unwrap, restoreMinusInfinity }) {
+export function createTrainer(core, options = {}, { toJson, unwrap }) {
   const id = unwrap(core.trainerCreate(toJson(options, 'input')));
   let disposed = false;
   const token = {};
@@ -80,9 +81,7 @@ export function createTrainer(core, options = {}, { toJson, unwrap, restoreMinus
      */
     attend(tokens) {
       live();
-      const layer = unwrap(core.trainerAttend(id, toJson(tokens, 'tokens')));
-      for (const head of layer.heads) restoreMinusInfinity(head.trace);
-      return layer;
+      return unwrap(core.trainerAttend(id, toJson(tokens, 'tokens')));
     },
     /** Frees the trainer in the module; every later call throws. */
     dispose() {

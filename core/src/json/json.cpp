@@ -321,9 +321,15 @@ class Parser {
 
 ParseResult parse(std::string_view text) { return Parser(text).run(); }
 
+void write_non_finite(std::string& out, double value) {
+  out += std::isnan(value) ? R"({"non_finite":"NaN"})"
+         : value > 0       ? R"({"non_finite":"Infinity"})"
+                           : R"({"non_finite":"-Infinity"})";
+}
+
 void write_number(std::string& out, double value) {
   if (!std::isfinite(value)) {
-    out += "null";
+    write_non_finite(out, value);
     return;
   }
   char buffer[32];

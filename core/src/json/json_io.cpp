@@ -165,7 +165,7 @@ std::string trace_to_json(const Trace& t) {
   write_key(out, "scores"); write_matrix(out, t.scores);
   write_key(out, "scale_divisor"); json::write_number(out, t.scale_divisor);
   write_key(out, "scaled"); write_matrix(out, t.scaled);
-  write_key(out, "masked"); write_matrix(out, t.masked);  // -infinity is written as null
+  write_key(out, "masked"); write_matrix(out, t.masked);  // -infinity as {"non_finite":"-Infinity"}
   write_key(out, "hidden"); write_flag_rows(out, t.hidden, T, T);
   write_key(out, "exponentials"); write_matrix(out, t.exponentials);
   write_key(out, "row_max"); write_numbers(out, t.row_max.data(), T);

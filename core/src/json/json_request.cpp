@@ -272,7 +272,7 @@ void write_counts(std::string& out, const std::vector<std::size_t>& values) {
 
 void write_shortest(std::string& out, double value) {
   if (!std::isfinite(value)) {
-    out += "null";
+    json::write_non_finite(out, value);
     return;
   }
   char text[40];

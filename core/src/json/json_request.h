@@ -111,10 +111,10 @@ std::optional<InputError> read_table(const Value& table, const std::string& path
 // ---- writing ------------------------------------------------------------------------------
 
 void write_key(std::string& out, std::string_view key);
-void write_matrix(std::string& out, const Matrix& m);  // non-finite entries as null
+void write_matrix(std::string& out, const Matrix& m);  // non-finite entries tagged (json.h)
 
-// [1,2.5,null]: each value as json::write_number writes it (9 significant digits, non-finite
-// as null).
+// [1,2.5]: each value as json::write_number writes it (9 significant digits, non-finite
+// tagged as {"non_finite":...}).
 template <typename Number>
 void write_numbers(std::string& out, const Number* values, std::size_t count) {
   out += '[';
@@ -133,7 +133,7 @@ void write_numbers(std::string& out, const std::vector<Number>& values) {
 void write_strings(std::string& out, const std::vector<std::string>& strings);
 void write_counts(std::string& out, const std::vector<std::size_t>& values);
 // Whole numbers below 2^53 in full ("671000000000"), others as the shortest decimal text that
-// reads back as exactly `value`; non-finite values as null.
+// reads back as exactly `value`; non-finite values tagged as json::write_number does.
 void write_shortest(std::string& out, double value);
 void write_bool(std::string& out, bool value);
 

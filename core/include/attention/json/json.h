@@ -52,9 +52,13 @@ ParseResult parse(std::string_view text);
 // first 32 bytes, so that no name can make a message start empty, span lines or grow unbounded.
 std::string member_path(std::string_view name);
 
-// Writer helpers. Floats are written with 9 significant digits (they round-trip a float32);
-// non-finite values are written as null, since JSON has no infinity.
+// Writer helpers. Floats are written with 9 significant digits (they round-trip a float32).
+// JSON has no infinity or NaN, and null already means "absent" in the answers, so a non-finite
+// value is written as the one tagged object {"non_finite":"-Infinity"} ("Infinity", "NaN"):
+// a reader turns it back into the number with one rule (the JS API's JSON.parse reviver), and
+// it can never be mistaken for a missing value or for a token spelt "NaN".
 void write_number(std::string& out, double value);
+void write_non_finite(std::string& out, double value);
 void write_string(std::string& out, std::string_view text);
 
 }  // namespace attn::json

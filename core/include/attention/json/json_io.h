@@ -23,7 +23,7 @@ std::variant<AttentionInput, InputError> parse_attention_input(std::string_view 
 
 // The trace as one JSON object: tokens, mask ("causal", "none" or "causal_zero"), scale
 // ("sqrt_d", "d" or "none"), token_count, head_dim, q, k, v, score_terms, scores,
-// scale_divisor (√d, d or 1), scaled, masked (null where -infinity; 0 in hidden cells under
+// scale_divisor (√d, d or 1), scaled, masked ({"non_finite":"-Infinity"} where -infinity; 0 in hidden cells under
 // "causal_zero"), hidden (T×T booleans: true where the mask hid the cell, j > i under "causal"
 // and "causal_zero", all false under "none"), exponentials, row_max, row_shifted, row_totals, weights, weight_sums,
 // weighted_values, out.
