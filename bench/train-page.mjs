@@ -29,7 +29,8 @@ function parseArguments(argv) {
 // In the page: trains at `speed` for `seconds`, counting frames, long tasks and steps.
 async function measure({ speed, seconds }) {
   const trainer = document.getElementById('trainer');
-  trainer.reset();
+  // Both resolve once the training engine (a worker, or slices on the page) has answered.
+  await trainer.reset();
   const select = trainer.shadowRoot.querySelector('select');
   select.value = speed;
   const longTasks = [];
@@ -48,7 +49,7 @@ async function measure({ speed, seconds }) {
   const start = performance.now();
   trainer.play();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  trainer.pause();
+  await trainer.pause();
   const elapsed = (performance.now() - start) / 1000;
   counting = false;
   // Long tasks are reported after they end: give the observer a moment.
@@ -57,6 +58,7 @@ async function measure({ speed, seconds }) {
   return {
     speed,
     steps: trainer.run.latest.step - firstStep,
+    inWorker: trainer.run.inWorker,
     elapsed,
     frames,
     longTasks: longTasks.length,
@@ -76,7 +78,8 @@ async function main() {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(`${server.url}training.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => document.getElementById('trainer')?.view, null, { timeout: 120_000 });
-    console.log(`training page, ${seconds} s per speed (long task: over 50 ms)`);
+    const inWorker = await page.evaluate(() => document.getElementById('trainer').run.inWorker);
+    console.log(`training page, ${seconds} s per speed (long task: over 50 ms), steps taken ${inWorker ? 'in a worker' : 'on the page'}`);
     console.log('speed    steps/s  frames/s  long tasks  longest (ms)');
     for (const speed of ['slow', 'steady', 'fast']) {
       const r = await page.evaluate(measure, { speed, seconds });

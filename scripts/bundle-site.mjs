@@ -12,10 +12,13 @@
 //   <out>/*.css                 each stylesheet of site/ that an HTML page links, its @imports
 //                               (site/styles/*.css) bundled in and minified
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
-//   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js
+//   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js,
+//   web/api/training-channel.js, web/api/training-worker.js, web/api/trained-input.js
 //                               loaded on first use, kept as separate files (minified) so that
 //                               the embed bundle stays small and the generated glue is found
-//                               at the same relative place as in the source tree
+//                               at the same relative place as in the source tree (the training
+//                               worker, bundled with what it imports, is started from
+//                               training-channel.js's own URL, so the two stay side by side)
 //   <out>/web/generated/        the compiler's glue and .wasm files (copied by the build)
 //   <out>/web/**/*.js           every other module of web/, as written, for an author who
 //                               imports one piece (no page of the site loads these)
@@ -38,7 +41,10 @@ const WEB = path.join(repoRoot, 'web');
 // The public entry modules of web/ (what an author's page names in a script tag).
 const WEB_ENTRIES = ['attention-explainer.js', 'attention-sequel-elements.js', 'attention-training-elements.js'];
 // Loaded on first use and never inlined: relative to web/, kept at the same place.
-const LAZY_MODULES = ['api/core-loader.js', 'api/attention-tracer.js', 'api/trainer.js'];
+const LAZY_MODULES = [
+  'api/core-loader.js', 'api/attention-tracer.js', 'api/trainer.js', 'api/training-channel.js', 'api/training-worker.js',
+  'api/trained-input.js',
+];
 const STATIC_SITE_FILE = /\.(html|css|svg|png|json)$/;
 // Classic scripts that other sites' pages load (not modules of ours): copied as they are.
 const HOST_SCRIPTS = ['embed-resize.js'];

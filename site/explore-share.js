@@ -6,7 +6,8 @@
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
 // example instead and keeps working.
 
-import { parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
+import { needsTrainedHead, parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
+import { applyTrainedHead } from '../web/api/trained-input.js';
 
 /**
  * @param {Document} doc
@@ -33,6 +34,16 @@ export function createShare(doc, session) {
     if (problem) {
       ignored(problem);
       return null;
+    }
+    // Tokens only: the article's example until part three's trained head has answered for them.
+    if (needsTrainedHead(settings)) {
+      applyTrainedHead(settings, {
+        isCurrent: () => view.location.hash === hash,
+        propose: (trained) => session.propose(withSettings(session.articleState, trained), { history: 'none', origin: 'load' }),
+        say,
+        ignored,
+      });
+      return session.articleState;
     }
     return empty ? session.articleState : withSettings(session.articleState, settings);
   }

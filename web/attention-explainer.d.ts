@@ -396,7 +396,11 @@ export interface AttentionModel extends EventTarget {
   readonly connected: boolean;
   readonly trace: AttentionTrace | null;
   readonly input: AttentionInput | null;
-  readonly problem: { attribute: string; path: string; detail: string; text: string } | null;
+  /**
+   * What keeps the model from a trace, worded for the author; `training: true` while tokens
+   * given alone wait for part three's trained head (a status, not a fault).
+   */
+  readonly problem: { attribute: string; path: string; detail: string; text: string; training?: boolean } | null;
   /** A reader's edit of one cell; returns the core's objection, or null when it was applied. */
   setCell(matrix: 'q' | 'k' | 'v', row: number, col: number, value: number): AttentionModel['problem'];
   setMask(mask: MaskKind): AttentionModel['problem'];
@@ -406,7 +410,9 @@ export interface AttentionModel extends EventTarget {
 /**
  * Attributes `tokens`, `q`, `k`, `v`, `mask`, `scale` configure the model; each property reads the
  * current value (a reader's edits included) and writing it configures the model as the
- * attribute does. Unset ones take the article's example.
+ * attribute does. Unset ones take the article's example, except that `tokens` given without
+ * any of `q`, `k`, `v` take Q, K and V from the trained head of part three's default run
+ * (seed 1, 200 steps), trained on demand in a worker; a word outside its vocabulary is refused.
  */
 interface ModelOwnerElement extends HTMLElement {
   tokens: string[] | null;

@@ -12,18 +12,29 @@ export interface TrainingStep {
   w_q: number[][][];
   w_k: number[][][];
   w_v: number[][][];
-  /** attention.trainer().attend() on the sentence shown when the step was taken (null after a change of sentence). */
-  layer: Record<string, unknown> | null;
+  /**
+   * Of attention.trainer().attend() on the sentence shown when the step was taken: the words
+   * and each head's q, k, v and weights (null after a change of sentence).
+   */
+  layer: { tokens: string[]; heads: { trace: { q: number[][]; k: number[][]; v: number[][]; weights: number[][] } }[] } | null;
 }
 
-/** The run an <attention-trainer> owns. */
+/**
+ * The run an <attention-trainer> owns. Its steps are taken in a module Web Worker (or, where
+ * none can start, on the page in slices of 12 ms); the page keeps every step's record.
+ */
 export interface TrainingRun {
   readonly history: TrainingStep[];
-  /** attention.trainer().state() after the latest step. */
+  readonly latest: TrainingStep;
+  /** attention.trainer().state() without the parameters, kept up to date at each step. */
   readonly state: Record<string, unknown>;
   readonly sentence: string[];
   /** Why the run stopped by itself (a diverged step), or null. */
   readonly stopped: string | null;
+  /** Whether the steps run in a worker. */
+  readonly inWorker: boolean;
+  /** Each head's attention weights on `sentences` with the parameters of recorded step `step`. */
+  measure(step: number, sentences: string[][]): Promise<{ step: number; runs: { words: string[]; weights: number[][][] }[] }>;
 }
 
 /** detail of the bubbling, composed `attention-change` event of <attention-trainer>. */
@@ -39,13 +50,16 @@ export interface AttentionTrainerElement extends HTMLElement {
   readonly view: TrainingStep | null;
   readonly live: boolean;
   readonly playing: boolean;
+  /** Whether a pause or a single step is still on its way back from the worker. */
+  readonly busy: boolean;
   play(): void;
-  pause(): void;
-  stepOnce(): void;
-  reset(): void;
+  /** Resolves once every step the worker took is recorded. */
+  pause(): Promise<void>;
+  stepOnce(): Promise<void>;
+  reset(): Promise<void>;
   scrubTo(index: number): void;
-  /** False (and the message shown) when the sentence is refused; nothing else changes. */
-  setSentence(text: string): boolean;
+  /** Resolves to false (and the message shown) when the sentence is refused; nothing else changes. */
+  setSentence(text: string): Promise<boolean>;
   /** False (and the message shown) when the learning rate is refused; nothing else changes. */
   setLearningRate(text: string): boolean;
 }
@@ -61,8 +75,10 @@ export interface AttentionLossCurveElement extends TrainingPiece {}
 export interface AttentionTrainedWeightsElement extends TrainingPiece {}
 /** <attention-trained-grid>: the attention weights of the trainer's sentence. */
 export interface AttentionTrainedGridElement extends TrainingPiece {}
-/** <attention-head-report>: what the head learned, measured on the held-out sentences. */
+/** <attention-head-report>: what the head learned by the step shown, measured on the held-out sentences. */
 export interface AttentionHeadReportElement extends TrainingPiece {
+  /** The step the report shown describes (null before the first measurement). */
+  readonly step: number | null;
   readonly report: { sentences: number; counted: number; heads: { meanWeight: number; largest: number }[]; distance: number | null } | null;
 }
 

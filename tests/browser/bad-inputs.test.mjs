@@ -175,7 +175,8 @@ describe('the embed page\u2019s URL hash: every entry of the table', { timeout: 
   }
 
   it('nothing threw, no alert ran, and the page still follows its hash', async () => {
-    await showHash(hashOf({ tokens: 'the cat', mask: 'none' }));
+    // With q, k and v: tokens alone would go to part three's trained head (tokens-only.test.mjs).
+    await showHash(hashOf({ tokens: 'the cat', mask: 'none', q: '[[1, 0], [0, 1]]', k: '[[1, 0], [0, 1]]', v: '[[1, 2], [3, 4]]' }));
     const trace = await readTrace(page, 'embedded');
     assert.deepEqual(trace.tokens, ['the', 'cat']);
     assert.equal(trace.mask, 'none');

@@ -20,9 +20,12 @@ const CASES = [
   ['shape', 'v', /^v attribute: has 3 rows but there are 2 tokens \(one row per token\)$/],
   ['not-a-number', 'q', /^q attribute, row 1, column 2: must be a finite number, got "NaN"$/],
   ['too-big', 'v', /^v attribute, row 1, column 1: is 1e16, outside the allowed range of ±1e15$/],
-  ['too-many', 'tokens', /^tokens attribute: has 65 tokens; the limit is 64$/],
-  ['no-tokens', 'tokens', /^tokens attribute: needs at least one token$/],
-  ['tokens-rows', 'q', /^q attribute: has 2 rows but there are 3 tokens .*\(q is not set, so the article's example is used for it\)$/],
+  // Tokens alone go to the trained head (api/trained-input.js), whose model has 16 positions.
+  ['too-many', 'tokens', /^tokens attribute: has 65 words; the limit is 16 \(the rows of the position table\)$/],
+  ['no-tokens', 'tokens', /^tokens attribute: is empty; give at least one word$/],
+  ['tokens-rows', 'k', /^k attribute: has 2 rows but there are 3 tokens .*\(k is not set, so the article's example is used for it\)$/],
+  // Tokens alone take the trained head's Q, K and V: a word it does not know is refused.
+  ['tokens-unknown', 'tokens', /^tokens attribute, token 2: "cta" is not in the vocabulary of 38 words; nearest: cat, /],
   ['bad-step', 'steps', /^steps attribute: unknown step "softmaxx"; the steps are q, k, v, scores, /],
   ['bad-mask', 'mask', /^mask attribute: must be "causal".*"none".*got "diagonal"$/],
   ['bad-scale', 'scale', /^scale attribute: must be "sqrt_d", "d" or "none", got "cube_root"$/],
@@ -175,7 +178,8 @@ describe('tokens and values that look like markup', { timeout: TEST_TIMEOUT }, (
   });
 
   it('in the embed page\u2019s hash, too', async () => {
-    const hash = `#tokens=${encodeURIComponent(JSON.stringify([MARKUP, 'cat']))}&steps=q,arrows`;
+    // With q, k and v: tokens alone would go to the trained head, which knows neither word.
+    const hash = `#tokens=${encodeURIComponent(JSON.stringify([MARKUP, 'cat']))}&q=[[1,0],[0,1]]&k=[[1,0],[0,1]]&v=[[1,2],[3,4]]&steps=q,arrows`;
     const opened = await openHostPage(browser, `${server.url}site/embed.html${hash}`);
     try {
       const { page } = opened;

@@ -100,7 +100,8 @@ export async function waitForElements(target) {
       const root = el.shadowRoot;
       if (!root) return false;
       const message = root.querySelector('.message:not(.edit-message)');
-      if (message && !message.hidden) return true;
+      // A status (the trained head still training, for tokens alone) is not the outcome yet.
+      if (message && !message.hidden) return message.getAttribute('role') !== 'status';
       return el.trace !== null && !root.querySelector('.computing');
     });
   }, undefined, { timeout: 30_000 });

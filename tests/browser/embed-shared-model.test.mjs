@@ -235,6 +235,8 @@ describe('one model across an article, and two explainers beside it', { timeout:
         tokens: second.tokens, mask: second.mask, steps: second.steps, editable: second.editable,
         model: step.model, step: step.step,
       };
+      // q set as well (to the value it shows): tokens alone would go to part three's trained head.
+      model.q = model.q;
       model.tokens = ['le', 'chat'];
       await new Promise((resolve) => setTimeout(resolve, 0));
       result.renamed = [...document.getElementById('piece-scores').shadowRoot.querySelectorAll('tbody th')].map((th) => th.textContent);
@@ -298,6 +300,9 @@ describe('one model across an article, and two explainers beside it', { timeout:
       const model = document.createElement('attention-model');
       model.id = 'late';
       model.setAttribute('tokens', 'late comer');
+      model.setAttribute('q', '[[1], [1]]');
+      model.setAttribute('k', '[[1], [3]]');
+      model.setAttribute('v', '[[1], [2]]');
       document.body.append(model);
       for (let n = 0; n < 100 && !piece.trace; n += 1) await new Promise((resolve) => setTimeout(resolve, 20));
       return { before, tokens: piece.trace?.tokens, hidden: piece.shadowRoot.querySelector('.message').hidden };

@@ -182,7 +182,9 @@ describe('no HTML from text: markup through every text path', { timeout: TEST_TI
 
   it('the walkthrough page: its hash, a token field, a cell', async () => {
     const tokens = encodeURIComponent(JSON.stringify([MARKUP, SCRIPT_MARKUP]));
-    const opened = await openHostPage(browser, `${server.url}site/index.html#tokens=${tokens}`);
+    // With q, k and v: tokens alone would go to part three's trained head, which knows neither.
+    const values = '&q=[[1,0],[0,1]]&k=[[1,0],[0,1]]&v=[[1,2],[3,4]]';
+    const opened = await openHostPage(browser, `${server.url}site/index.html#tokens=${tokens}${values}`);
     try {
       const { page } = opened;
       await page.waitForFunction(() => document.getElementById('load-status')?.classList.contains('done'), undefined, { timeout: 30_000 });

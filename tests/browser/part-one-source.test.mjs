@@ -67,7 +67,8 @@ describe('part one: where Q, K and V come from', { timeout: TIMEOUT }, () => {
   });
 
   it('refuses a token the trained model does not know, showing its vocabulary, and changes nothing', async () => {
-    const { page, close } = await open('#tokens=the%20cta');
+    // With q, k and v: a link with tokens alone would go to the trained head at once (below).
+    const { page, close } = await open('#tokens=the%20cta&q=[[1,0],[0,1]]&k=[[1,0],[0,1]]&v=[[1,2],[3,4]]');
     try {
       const before = await weightsTable(page);
       // A click, not check(): the refusal puts the choice back on the article's numbers.

@@ -43,6 +43,8 @@ const message = (page) => inTrainer(page, () => {
   const node = document.getElementById('trainer').shadowRoot.querySelector('.message');
   return node.hidden ? null : node.textContent;
 });
+// The engine answers pause and single steps asynchronously: wait until it has.
+const settled = (page) => page.waitForFunction(() => !document.getElementById('trainer').busy, null, { timeout: 120_000 });
 const shownStep = (page) => inTrainer(page, () => document.getElementById('trainer').view.step);
 const latestStep = (page) => inTrainer(page, () => document.getElementById('trainer').run.latest.step);
 
@@ -53,10 +55,12 @@ describe('the training page', { timeout: TIMEOUT }, () => {
       await click(page, 'Train');
       await page.waitForFunction(() => document.getElementById('trainer').run.latest.step >= 3, null, { timeout: 120_000 });
       await click(page, 'Pause');
+      await settled(page);
       const paused = await latestStep(page);
       await page.waitForTimeout(500);
       assert.equal(await latestStep(page), paused, 'no step after Pause');
       await click(page, 'One step');
+      await settled(page);
       assert.equal(await latestStep(page), paused + 1);
       const history = await inTrainer(page, () => document.getElementById('trainer').run.history.map((h) => h.step));
       assert.deepEqual(history, Array.from({ length: paused + 2 }, (_, i) => i), 'every step recorded once');
@@ -95,6 +99,7 @@ describe('the training page', { timeout: TIMEOUT }, () => {
       const field = page.locator('attention-trainer').getByLabel('Your sentence');
       await field.fill('a dog that hid by the big wall barks');
       await field.press('Enter');
+      await page.waitForFunction(() => document.getElementById('trainer').run.sentence.length === 9);
       const { printed, trace, headers } = await page.evaluate(() => {
         const root = document.querySelector('attention-trained-grid').shadowRoot;
         const rows = [...root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
@@ -142,6 +147,7 @@ describe('the training page', { timeout: TIMEOUT }, () => {
       const field = page.locator('attention-trainer').getByLabel('Your sentence');
       await field.fill('the cta that sat');
       await field.press('Enter');
+      await page.waitForFunction(() => !document.getElementById('trainer').shadowRoot.querySelector('.message').hidden);
       assert.match(await message(page), /^Sentence, word 2: "cta" is not in the vocabulary of 38 words; nearest: cat/);
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       assert.equal(await inTrainer(page, () => document.getElementById('trainer').shadowRoot.querySelector('details').open), true, 'the vocabulary is shown');
@@ -163,6 +169,7 @@ describe('the training page', { timeout: TIMEOUT }, () => {
       await rate.press('Tab');
       assert.equal(await message(page), null);
       await click(page, 'One step');
+      await settled(page);
       assert.match(await message(page), /diverged.*kept the parameters of step 0/);
       const afterStep = await inTrainer(page, () => {
         const { run } = document.getElementById('trainer');

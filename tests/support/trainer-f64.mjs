@@ -68,3 +68,30 @@ export function largestWeight(weights, row) {
   for (let j = 1; j <= row; j += 1) if (weights[row][j] > weights[row][best]) best = j;
   return best;
 }
+
+// Head h's attention weights on `words` under `parameters`, in float64: x_t = E[w_t] + P[t],
+// Q = x·W_Q, K = x·W_K, softmax of the causal scores ÷ √head_dim.
+export function headWeightsF64(parameters, vocabulary, words, h = 0) {
+  const { embedding: E, position: P, w_q, w_k } = parameters;
+  const x = words.map((word, t) => E[vocabulary.indexOf(word)].map((e, c) => e + P[t][c]));
+  const project = (W) => x.map((row) => W[h][0].map((_, c) => row.reduce((sum, value, a) => sum + value * W[h][a][c], 0)));
+  const q = project(w_q);
+  const k = project(w_k);
+  const hd = q[0].length;
+  return q.map((qi, i) => {
+    const scores = k.slice(0, i + 1).map((kj) => kj.reduce((s, value, c) => s + value * qi[c], 0) / Math.sqrt(hd));
+    const top = Math.max(...scores);
+    const e = scores.map((s) => Math.exp(s - top));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return words.map((_, j) => (j <= i ? e[j] / sum : 0));
+  });
+}
+
+// Head h's q, k and v on `words` under `parameters`, in float64: x_t = E[w_t] + P[t], then
+// x·W_Q, x·W_K, x·W_V.
+export function headProjectionsF64(parameters, vocabulary, words, h = 0) {
+  const { embedding: E, position: P, w_q, w_k, w_v } = parameters;
+  const x = words.map((word, t) => E[vocabulary.indexOf(word)].map((e, c) => e + P[t][c]));
+  const project = (W) => x.map((row) => W[h][0].map((_, c) => row.reduce((sum, value, a) => sum + value * W[h][a][c], 0)));
+  return { q: project(w_q), k: project(w_k), v: project(w_v) };
+}

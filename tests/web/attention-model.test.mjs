@@ -95,10 +95,13 @@ describe('AttentionModel', () => {
 
   it('says when the field at fault was left to the article', async () => {
     const { model } = connected();
+    // Tokens alone take the trained head's q, k and v (trained-input.test.mjs); with q given,
+    // k and v are the article's.
     model.configure('tokens', ['a', 'b', 'c']);
+    model.configure('q', [[1, 0], [0, 1], [1, 1]]);
     await tick();
-    assert.equal(model.problem.attribute, 'q');
-    assert.match(model.problem.text, /has 2 rows but there are 3 tokens.*q is not set/);
+    assert.equal(model.problem.attribute, 'k');
+    assert.match(model.problem.text, /has 2 rows but there are 3 tokens.*k is not set/);
   });
 
   it('shows an unreadable attribute first, whatever the core would say', async () => {

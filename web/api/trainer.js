@@ -47,7 +47,7 @@ export function createTrainer(core, options = {}, { toJson, unwrap }) {
      * the parameters now held). A step whose loss is not finite, or whose parameters leave ±1e6,
      * is undone and stops the call: then diverged is true, message says why, and the parameters
      * are the last good ones. The call blocks until done (a default step takes about 15 to 25 ms
-     * here): a page keeps responsive by running a few steps per animation frame.
+     * here): a page keeps responsive by training in a worker (training-worker.js).
      */
     step(n = 1) {
       live();

@@ -3,7 +3,12 @@
 // and the core's trace of the result; it recomputes through the core and tells its listeners.
 // No DOM here, and no attention arithmetic: `run()` of the core computes every number.
 
-import { EDITABLE_MATRICES, INPUT_FIELDS, describeInputError } from './element-config.js';
+import { EDITABLE_MATRICES, INPUT_FIELDS, describeInputError, usesTrainedHead } from './element-config.js';
+
+// Tokens without q, k and v take the trained head's (api/trained-input.js, loaded on first use,
+// so that an element that never needs it downloads none of the trainer).
+let trainedInput = null;
+const loadTrainedInput = () => import('../api/trained-input.js').then((module) => { trainedInput = module; return module; });
 
 /**
  * @typedef {{attribute: string, path: string, detail: string, text: string}} Problem
@@ -178,6 +183,18 @@ export class AttentionModel extends EventTarget {
     for (const field of INPUT_FIELDS) {
       input[field] = this.#settings.has(field) ? clone(this.#settings.get(field).value) : clone(this.#base[field]);
     }
+    if (usesTrainedHead((field) => this.#settings.has(field))) {
+      const trained = trainedInput?.knownTrainedHeadInput(input.tokens);
+      if (!trained) {
+        this.#train(input.tokens);
+        return;
+      }
+      if (trained.error) {
+        this.#publish(null, null, this.#describe(trained.error));
+        return;
+      }
+      Object.assign(input, { q: trained.q, k: trained.k, v: trained.v });
+    }
     try {
       const trace = this.#attention.run(input);
       // An unset variant is the core's default: the input says which one the trace used.
@@ -187,6 +204,29 @@ export class AttentionModel extends EventTarget {
     } catch (error) {
       this.#publish(null, null, this.#describe(error));
     }
+  }
+
+  // Says that the trained head is training (as the model's problem, with `training: true`,
+  // so the element shows it where a problem goes), then computes again once it answers.
+  #train(tokens) {
+    const say = (progress) => {
+      const detail = trainedInput ? trainedInput.describeTraining(progress) : 'loading the trained head\u2026';
+      this.#publish(null, null, { attribute: 'tokens', path: 'tokens', detail, text: detail, training: true });
+    };
+    say({ step: 0, steps: null });
+    const again = () => {
+      if (JSON.stringify(this.configured('tokens')) === JSON.stringify(tokens)) this.#invalidate();
+    };
+    loadTrainedInput().then((module) => module.trainedHeadInput(tokens, { onProgress: say })).then(again, (error) => {
+      // A refusal of the tokens is kept and shown by the next computation; a failure to load
+      // the trainer is said here (computing again would only try again and again).
+      if (trainedInput?.knownTrainedHeadInput(tokens)) {
+        again();
+        return;
+      }
+      const detail = `the trained head these tokens need could not be loaded (${error?.message ?? error})`;
+      this.#publish(null, null, { attribute: 'tokens', path: 'tokens', detail, text: `tokens attribute: ${detail}` });
+    });
   }
 
   #tryLive(candidate) {

@@ -145,12 +145,14 @@ export class AttentionElementBase extends ElementBase {
       return;
     }
     const strong = this.ownerDocument.createElement('strong');
-    strong.textContent = `<${this.localName}> not shown. `;
+    // The trained head still training (attention-model.js) is a wait, said politely, not a fault.
+    strong.textContent = problem.training ? '' : `<${this.localName}> not shown. `;
+    this.#message.setAttribute('role', problem.training ? 'status' : 'alert');
     this.#message.replaceChildren(strong, problem.text);
     this.#message.hidden = false;
     this.#body.hidden = true;
     this.showEditMessage(null);
-    if (warn && this.#warned !== problem.text) {
+    if (warn && !problem.training && this.#warned !== problem.text) {
       this.#warned = problem.text;
       console.warn(`${this.describe()}: ${problem.text}`);
     }

@@ -7,6 +7,13 @@
 /** The fields of an attention input, in the order their problems are reported. */
 export const INPUT_FIELDS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask', 'scale']);
 
+/**
+ * Whether an input gives tokens and none of q, k, v: then they come from part three's trained
+ * head on those tokens (api/trained-input.js), not from the article's example.
+ * @param {(field: string) => boolean} given
+ */
+export const usesTrainedHead = (given) => given('tokens') && !['q', 'k', 'v'].some(given);
+
 /** The matrices a reader may edit cell by cell. */
 export const EDITABLE_MATRICES = Object.freeze(['q', 'k', 'v']);
 

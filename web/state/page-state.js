@@ -11,7 +11,12 @@
 import { formatEmbedHash, parseEmbedHash } from './embed-hash.js';
 import { DEFAULT_VARIANT, MASK_NAMES, SCALE_NAMES } from './variant-names.js';
 import { shortestFloat32 } from '../views/format.js';
-import { ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens } from '../elements/element-config.js';
+import {
+  ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens, usesTrainedHead,
+} from '../elements/element-config.js';
+
+/** Whether parsed settings give tokens only: part one then shows the trained head on them. */
+export const needsTrainedHead = (settings) => usesTrainedHead((field) => settings[field] !== undefined);
 
 /** What the page lets a reader build (the core itself allows more; the tables would not fit). */
 export const PAGE_LIMITS = Object.freeze({

@@ -1,18 +1,17 @@
-// <attention-head-report>: what the head learned, measured by running the model with the
-// latest parameters on every held-out sentence (a few sentences per animation frame, so the
-// page never stalls) and folding the weights with head-report.js. Measured again whenever the
-// trainer pauses or takes a single step; while it trains, the last measurement stays, marked
-// with its step.
+// <attention-head-report>: what the head learned at the step the trainer shows, measured by
+// running the model with that step's parameters on every held-out sentence (in the training
+// engine, off the page's thread: the latest step directly, an earlier one by replaying the run
+// from its seed, which gives that step's parameters bit for bit) and folding the weights with
+// head-report.js. Measured whenever the trainer pauses, takes a single step or is scrubbed;
+// while it trains, the last measurement stays, marked with its step.
 
 import { TrainingPiece } from './training-base.js';
 import { describeHead, foldHeadReport } from './head-report.js';
 
-/** Milliseconds of held-out runs per animation frame. */
-const BUDGET = 8;
-
 export class AttentionHeadReportElement extends TrainingPiece {
-  #measuring = null;  // {step, runs, next, frame}
-  #measured = -1;
+  #wanted = null;     // { run, step } being measured
+  #measured = null;   // { run, step } shown
+  #reports = new WeakMap();  // run -> Map(step -> folded report)
   #body;
   #status;
 
@@ -24,66 +23,57 @@ export class AttentionHeadReportElement extends TrainingPiece {
     this.frame.append(this.#body, this.#status);
   }
 
-  /** The folded numbers of the last completed measurement (null before the first). */
+  /** The folded numbers of the measurement shown (null before the first). */
   report = null;
 
-  draw({ run, trainer }) {
-    const latest = run.latest.step;
-    if (trainer.playing) {
-      if (this.#measuring) this.#stop();
+  /** The step the report shown describes (null before the first). */
+  get step() {
+    return this.#measured?.step ?? null;
+  }
+
+  draw({ run, trainer, view, live }) {
+    if (trainer.playing && live) {
+      this.#wanted = null;
       this.#status.textContent = this.report
-        ? `Measured at step ${this.#measured}; measured again when training pauses.`
+        ? `Measured at step ${this.#measured.step}; measured again when training pauses.`
         : 'Measured when training pauses.';
       return;
     }
-    if (this.#measured === latest && this.report && run === this.run) return;
-    if (this.#measuring?.step === latest && this.#measuring.run === run) return;
-    this.#start(run, latest);
-  }
-
-  #start(run, step) {
-    this.#stop();
-    this.run = run;
+    const { step } = view;
+    if (this.#measured?.run === run && this.#measured.step === step) return;
+    if (this.#wanted?.run === run && this.#wanted.step === step) return;
+    const known = this.#reports.get(run)?.get(step);
+    if (known) {
+      this.#show(run, step, known);
+      return;
+    }
+    this.#wanted = { run, step };
     const sentences = run.state.corpus.held_out.map((sentence) => sentence.split(' '));
-    this.#measuring = { run, step, sentences, runs: [], next: 0, frame: 0 };
-    this.#status.textContent = `Measuring step ${step} on ${sentences.length} held-out sentences\u2026`;
-    this.#measuring.frame = requestAnimationFrame(this.#slice);
+    this.#status.textContent = step === run.latest.step
+      ? `Measuring step ${step} on ${sentences.length} held-out sentences\u2026`
+      : `Measuring step ${step} on ${sentences.length} held-out sentences (replaying the run to that step)\u2026`;
+    run.measure(step, sentences).then(({ runs }) => {
+      const report = foldHeadReport(runs);
+      if (!this.#reports.has(run)) this.#reports.set(run, new Map());
+      this.#reports.get(run).set(step, report);
+      if (this.#wanted?.run === run && this.#wanted.step === step) this.#show(run, step, report);
+    }, (error) => {
+      if (this.#wanted?.run !== run || this.#wanted.step !== step) return;
+      this.#wanted = null;
+      this.#status.textContent = `Could not measure step ${step}: ${error?.message ?? error}`;
+    });
   }
 
-  #stop() {
-    if (this.#measuring) cancelAnimationFrame(this.#measuring.frame);
-    this.#measuring = null;
-  }
-
-  #slice = () => {
-    const job = this.#measuring;
-    if (!job) return;
-    const start = performance.now();
-    try {
-      while (job.next < job.sentences.length && (job.next === 0 || performance.now() - start < BUDGET)) {
-        const words = job.sentences[job.next];
-        const layer = job.run.attend(words);
-        job.runs.push({ words, weights: layer.heads.map((head) => head.trace.weights) });
-        job.next += 1;
-      }
-    } catch (error) {
-      this.#stop();
-      this.#status.textContent = `Could not measure: ${error?.message ?? error}`;
-      return;
-    }
-    if (job.next < job.sentences.length) {
-      job.frame = requestAnimationFrame(this.#slice);
-      return;
-    }
-    this.#measuring = null;
-    this.#measured = job.step;
-    this.report = foldHeadReport(job.runs);
-    const items = this.report.heads.map((_, h) => {
-      const prefix = this.report.heads.length > 1 ? `Head ${h + 1}: ` : '';
-      return this.make('li', '', prefix + describeHead(this.report, h));
+  #show(run, step, report) {
+    this.#wanted = null;
+    this.#measured = { run, step };
+    this.report = report;
+    const items = report.heads.map((_, h) => {
+      const prefix = report.heads.length > 1 ? `Head ${h + 1}: ` : '';
+      return this.make('li', '', prefix + describeHead(report, h));
     });
     this.#body.replaceChildren(...items);
-    this.#status.textContent = `Measured at step ${job.step}, on the held-out sentences the model never trained on.`;
-    this.dispatchEvent(new CustomEvent('attention-report', { bubbles: true, composed: true, detail: { report: this.report, step: job.step } }));
-  };
+    this.#status.textContent = `Measured at step ${step}, on the held-out sentences the model never trained on.`;
+    this.dispatchEvent(new CustomEvent('attention-report', { bubbles: true, composed: true, detail: { report, step } }));
+  }
 }

@@ -9,6 +9,13 @@ import { formatWeight } from './training-format.js';
 
 const LEVELS = 5;
 
+/** The column of row `i`'s largest visible weight (the first of equals). */
+function largestVisible(row, i) {
+  let largest = 0;
+  for (let j = 1; j <= i; j += 1) if (row[j] > row[largest]) largest = j;
+  return largest;
+}
+
 export class AttentionTrainedGridElement extends TrainingPiece {
   draw({ view }) {
     const { layer } = view;
@@ -17,13 +24,47 @@ export class AttentionTrainedGridElement extends TrainingPiece {
         `The sentence was changed after step ${view.step}: its grid was not recorded for this step. Move the slider to the latest step.`));
       return;
     }
+    // The same words and heads as the tables shown: their cells are rewritten in place (a new
+    // table every frame while training would cost the page a layout each time).
+    const key = JSON.stringify([layer.tokens, layer.heads.length]);
+    if (this.frame.dataset.shape === key && this.#refill(layer, view.step)) return;
     const blocks = layer.heads.map((head, h) => this.#table(layer.tokens, head.trace.weights, h, layer.heads.length, view.step));
     this.frame.replaceChildren(...blocks);
+    this.frame.dataset.shape = key;
+  }
+
+  #refill(layer, step) {
+    const tables = this.frame.querySelectorAll('table');
+    if (tables.length !== layer.heads.length) return false;
+    layer.heads.forEach((head, h) => {
+      const table = tables[h];
+      const title = this.#title(h, layer.heads.length, step);
+      table.caption.textContent = this.#caption(title);
+      table.parentElement.setAttribute('aria-label', title);
+      head.trace.weights.forEach((row, i) => {
+        const cells = table.tBodies[0].rows[i].cells;
+        const largest = largestVisible(row, i);
+        for (let j = 0; j <= i; j += 1) {
+          const td = cells[j + 1];
+          td.className = `shade-${shadeLevel(row[j], LEVELS)}${j === largest ? ' largest' : ''}`;
+          td.textContent = formatWeight(row[j]);
+        }
+      });
+    });
+    return true;
+  }
+
+  #title(h, headCount, step) {
+    return headCount > 1 ? `Head ${h + 1}: attention weights at step ${step}` : `Attention weights at step ${step}`;
+  }
+
+  #caption(title) {
+    return `${title}: each row, a word, shares its attention among itself and the words before it.`;
   }
 
   #table(words, weights, h, headCount, step) {
     const block = this.make('div', 'head-block');
-    const title = headCount > 1 ? `Head ${h + 1}: attention weights at step ${step}` : `Attention weights at step ${step}`;
+    const title = this.#title(h, headCount, step);
     const scroll = this.make('div', 'scroll');
     // A table wider than the screen scrolls; the keyboard can reach it to scroll it.
     scroll.tabIndex = 0;
@@ -31,7 +72,7 @@ export class AttentionTrainedGridElement extends TrainingPiece {
     scroll.setAttribute('aria-label', title);
     const table = this.make('table', 'weights-grid');
     table.setAttribute('part', 'table');
-    table.append(this.make('caption', '', `${title}: each row, a word, shares its attention among itself and the words before it.`));
+    table.append(this.make('caption', '', this.#caption(title)));
     const head = this.make('thead');
     const headRow = this.make('tr');
     headRow.append(this.make('td'));
@@ -47,8 +88,7 @@ export class AttentionTrainedGridElement extends TrainingPiece {
       const th = this.make('th', '', `${i + 1} ${words[i]}`);
       th.scope = 'row';
       tr.append(th);
-      let largest = 0;
-      for (let j = 1; j <= i; j += 1) if (row[j] > row[largest]) largest = j;
+      const largest = largestVisible(row, i);
       row.forEach((w, j) => {
         if (j > i) {
           tr.append(this.make('td', 'masked', '\u2014'));

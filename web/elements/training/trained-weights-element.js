@@ -7,12 +7,17 @@ import { TrainingPiece } from './training-base.js';
 
 const NAMES = [['w_q', 'W_Q'], ['w_k', 'W_K'], ['w_v', 'W_V']];
 
-/** The colour of weight `w` on a scale of ±`limit`: blue (positive) or orange (negative). */
-export function weightColour(w, limit) {
+/** [r, g, b] of weight `w` on a scale of ±`limit`: blue (positive) or orange (negative). */
+export function weightRgb(w, limit) {
   const t = limit > 0 ? Math.min(1, Math.abs(w) / limit) : 0;
-  const [r, g, b] = w >= 0 ? [31, 95, 168] : [179, 92, 0];
-  const mix = (c) => Math.round(255 + (c - 255) * t);
-  return `rgb(${mix(r)} ${mix(g)} ${mix(b)})`;
+  const ends = w >= 0 ? [31, 95, 168] : [179, 92, 0];
+  return ends.map((c) => Math.round(255 + (c - 255) * t));
+}
+
+/** The colour of weight `w` on a scale of ±`limit`, as CSS. */
+export function weightColour(w, limit) {
+  const [r, g, b] = weightRgb(w, limit);
+  return `rgb(${r} ${g} ${b})`;
 }
 
 export class AttentionTrainedWeightsElement extends TrainingPiece {
@@ -72,12 +77,16 @@ export class AttentionTrainedWeightsElement extends TrainingPiece {
     }
     const context = canvas.getContext('2d');
     if (context) {
+      // One pixel per weight, written at once: a redraw every frame while training stays cheap.
+      const image = context.createImageData(cols, rows);
       for (let i = 0; i < rows; i += 1) {
         for (let j = 0; j < cols; j += 1) {
-          context.fillStyle = weightColour(matrix[i][j], limit);
-          context.fillRect(j, i, 1, 1);
+          const at = 4 * (i * cols + j);
+          image.data.set(weightRgb(matrix[i][j], limit), at);
+          image.data[at + 3] = 255;
         }
       }
+      context.putImageData(image, 0, 0);
     }
     canvas.setAttribute('aria-label', `${label} at step ${step}: ${rows} by ${cols} weights from ${low.toFixed(2)} to ${high.toFixed(2)}`);
     scale.replaceChildren(this.make('span', '', `\u2212${limit.toFixed(2)}`), this.make('span', '', `+${limit.toFixed(2)}`));

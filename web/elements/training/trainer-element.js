@@ -1,24 +1,28 @@
-// <attention-trainer>: owns one training run (training-run.js) and its controls: train, pause,
-// one step, reset, speed, learning rate, the reader's sentence and a slider that scrubs back
-// through the recorded steps. The pieces (the loss curve, the weights, the grid, the report)
-// follow its `attention-change` events and draw `view`, the step the slider shows.
+// <attention-trainer>: owns one training run and its controls: train, pause, one step, reset,
+// speed, learning rate, the reader's sentence and a slider that scrubs back through the
+// recorded steps. The pieces (the loss curve, the weights, the grid, the report) follow its
+// `attention-change` events and draw `view`, the step the slider shows.
 //
-// Training never blocks the page: steps run in short slices, one animation frame at a time
-// (as many steps as fit in the speed's budget, at least one), never in one long loop.
+// Training never blocks the page: the optimiser steps run in a module Web Worker
+// (api/training-worker.js, through api/training-channel.js), which hands every step over; the
+// page records them (api/training-client.js) and draws at most once an animation frame. Where
+// no worker can start, the same engine runs on the page in slices of 12 ms. Each trainer has a
+// worker of its own (the engine holds one run).
 //
 // Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
 
 import { createAttention } from '../../api/attention-api.js';
 import { TRAINING_CHANGE_EVENT, TrainingElement } from './training-base.js';
-import { DEFAULT_SENTENCE, TrainingRun } from './training-run.js';
+import { DEFAULT_SENTENCE } from './training-run.js';
+import { ChannelTrainingRun } from '../../api/training-client.js';
 import { formatLoss } from './training-format.js';
 
-/** Milliseconds of steps per animation frame, and frames between steps, per speed. */
+/** The speeds a reader picks from (the engine's PACES: the time between steps). */
 export const SPEEDS = {
-  slow: { label: 'Slow (a step every 10 frames)', budget: 0, every: 10 },
-  steady: { label: 'Steady (a step a frame)', budget: 0, every: 1 },
-  fast: { label: 'Fast (12 ms of steps a frame)', budget: 12, every: 1 },
+  slow: { label: 'Slow (about 6 steps a second)' },
+  steady: { label: 'Steady (up to 60 steps a second)' },
+  fast: { label: 'Fast (as fast as the trainer goes)' },
 };
 
 let attentionLoad = null;
@@ -32,13 +36,23 @@ export function loadTrainingAttention() {
   return attentionLoad;
 }
 
+/**
+ * A training engine of its own for one trainer (an engine holds one run): a worker, or the
+ * engine on the page where no worker starts.
+ */
+export function openTrainerChannel() {
+  return import('../../api/training-channel.js')
+    .then(({ openTrainingChannel }) => openTrainingChannel(loadTrainingAttention));
+}
+
 export class AttentionTrainerElement extends TrainingElement {
   /** @type {TrainingRun | null} */
   run = null;
   #shown = null;  // index into run.history, or null for the latest
   #frame = 0;
   #playing = false;
-  #tick = 0;
+  #channel = null;
+  #resets = 0;
   #nodes = {};
 
   static get observedAttributes() { return ['seed', 'learning-rate', 'sentence']; }
@@ -63,9 +77,16 @@ export class AttentionTrainerElement extends TrainingElement {
     return this.#playing;
   }
 
+  /** Whether a pause or a single step is still on its way back from the engine. */
+  get busy() {
+    return (this.run?.pending ?? 0) > 0;
+  }
+
   connectedCallback() {
-    if (this.run) return;
-    loadTrainingAttention().then((attention) => this.#start(attention), (error) => {
+    if (this.run || this.#channel) return;
+    this.#channel = openTrainerChannel();
+    this.#channel.then((channel) => this.#start(channel), (error) => {
+      this.#channel = null;
       this.#say(`The attention core could not be loaded: ${error?.message ?? error}`);
     });
   }
@@ -81,20 +102,30 @@ export class AttentionTrainerElement extends TrainingElement {
     else if (name === 'seed') this.reset();
   }
 
-  #start(attention) {
-    this.attention = attention;
-    try {
-      this.run = new TrainingRun(attention, this.#options(), (this.getAttribute('sentence') ?? DEFAULT_SENTENCE).trim().split(/\s+/u));
-    } catch (error) {
-      // A bad attribute: the defaults, and the attribute's problem said.
-      this.run = new TrainingRun(attention, {});
-      this.#say(`${error?.message ?? error} The defaults are shown instead.`);
-    }
+  async #start(channel) {
+    const sentence = (this.getAttribute('sentence') ?? DEFAULT_SENTENCE).trim().split(/\s+/u);
+    this.#adopt(await ChannelTrainingRun.start(channel, this.#options(), sentence));
+    // A bad attribute: the engine used the defaults and says what was wrong.
+    if (this.run.notice) this.#say(this.run.notice);
     this.#nodes.rate.value = String(this.run.options.learning_rate ?? 0.03);
     this.#nodes.sentence.value = this.run.sentence.join(' ');
     this.#vocabulary();
     this.#changed();
     if (this.hasAttribute('autoplay')) this.play();
+  }
+
+  #adopt(run) {
+    this.run = run;
+    run.onChange = () => {
+      if (run !== this.run) return;
+      if (run.stopped && this.#playing) {
+        this.#say(run.stopped);
+        this.pause();
+        return;
+      }
+      // Steps arrive as the engine takes them: drawn once an animation frame at most.
+      if (!this.#frame) this.#frame = requestAnimationFrame(() => { this.#frame = 0; this.#changed(); });
+    };
   }
 
   #options() {
@@ -113,50 +144,61 @@ export class AttentionTrainerElement extends TrainingElement {
     this.#playing = true;
     this.#shown = null;
     this.#say(null);
-    this.#frame = requestAnimationFrame(this.#slice);
+    this.run.play(this.#nodes.speed.value);
     this.#syncButtons();
   }
 
-  pause() {
+  /** Stops training; resolves once every step the engine took is recorded. */
+  async pause() {
     if (!this.#playing) return;
     this.#playing = false;
-    cancelAnimationFrame(this.#frame);
     this.#syncButtons();
-    this.#changed();
+    const { run } = this;
+    await run.pause();
+    if (run === this.run) this.#changed();
   }
 
   /** One optimiser step (pausing first). */
-  stepOnce() {
+  async stepOnce() {
     if (!this.run) return;
-    this.pause();
+    await this.pause();
     this.#shown = null;
     this.#say(null);
-    if (!this.run.step()) this.#say(this.run.stopped);
-    this.#changed();
+    const { run } = this;
+    if (!(await run.step())) this.#say(run.stopped);
+    if (run === this.run) this.#changed();
   }
 
   /** Back to the seed's initial parameters, with the learning rate in force. */
-  reset() {
+  async reset() {
     if (!this.run) return;
-    this.pause();
+    await this.pause();
     const seed = this.getAttribute('seed');
     const options = { ...this.run.options, seed: seed === null ? 1 : Number(seed) };
-    try {
-      const fresh = new TrainingRun(this.attention, options, this.run.sentence);
-      this.run.dispose();
-      this.run = fresh;
+    const previous = this.run;
+    const asked = ++this.#resets;
+    const fresh = await ChannelTrainingRun.start(await this.#channel, options, previous.sentence);
+    if (asked !== this.#resets || previous !== this.run) {
+      // A later reset (or another run) took over while this one started.
+      fresh.dispose();
+      return;
+    }
+    if (fresh.notice) {
+      fresh.dispose();
+      this.#say(`${fresh.notice.replace(/ The defaults are shown instead\.$/u, '')} Nothing was changed.`);
+    } else {
+      previous.dispose();
+      this.#adopt(fresh);
       this.#shown = null;
       this.#say(null);
-    } catch (error) {
-      this.#say(`${error?.message ?? error}. Nothing was changed.`);
     }
     this.#changed();
   }
 
   /** Shows another sentence; a refused one is said, with the vocabulary, and changes nothing. */
-  setSentence(text) {
+  async setSentence(text) {
     try {
-      this.run.setSentence(text);
+      await this.run.setSentence(text);
       this.#nodes.sentence.removeAttribute('aria-invalid');
       this.#nodes.sentence.value = this.run.sentence.join(' ');
       this.#say(null);
@@ -194,26 +236,6 @@ export class AttentionTrainerElement extends TrainingElement {
     this.#shown = at === last ? null : at;
     this.#changed();
   }
-
-  // --- the slices
-
-  #slice = () => {
-    if (!this.#playing) return;
-    const { budget, every } = SPEEDS[this.#nodes.speed.value] ?? SPEEDS.steady;
-    this.#tick += 1;
-    if (this.#tick % every === 0) {
-      const start = performance.now();
-      do {
-        if (!this.run.step()) {
-          this.#say(this.run.stopped);
-          this.pause();
-          return;
-        }
-      } while (performance.now() - start < budget);
-      this.#changed();
-    }
-    this.#frame = requestAnimationFrame(this.#slice);
-  };
 
   // --- drawing
 
@@ -277,6 +299,7 @@ export class AttentionTrainerElement extends TrainingElement {
       n.speed.append(option);
     }
     n.speed.value = 'fast';
+    n.speed.addEventListener('change', () => { if (this.#playing) this.run.play(n.speed.value); });
     const speedLabel = this.make('label', '', 'Speed ');
     speedLabel.append(n.speed);
 

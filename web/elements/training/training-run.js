@@ -44,7 +44,7 @@ export function parseSentence(text) {
 }
 
 /** The part of a trainer's state that one recorded step keeps. */
-function snapshotOf(state, layer) {
+export function snapshotOf(state, layer) {
   const { parameters } = state;
   return {
     step: state.step,
@@ -62,6 +62,7 @@ export class TrainingRun {
   #options;
   #trainer = null;
   #state = null;
+  #remember = true;
   /** @type {ReturnType<typeof snapshotOf>[]} one per step taken, from step 0 */
   history = [];
   /** @type {string[]} */
@@ -73,11 +74,14 @@ export class TrainingRun {
    * @param {{trainer: Function}} attention the core's full API (createAttention())
    * @param {object} options attention.trainer()'s options
    * @param {string[]} [sentence]
+   * @param {{remember?: boolean}} [keep] remember: false keeps the latest step only (the
+   *   training worker's run: the page keeps the history, the worker only hands steps over)
    */
-  constructor(attention, options = {}, sentence = DEFAULT_SENTENCE.split(' ')) {
+  constructor(attention, options = {}, sentence = DEFAULT_SENTENCE.split(' '), { remember = true } = {}) {
     this.#attention = attention;
     this.#options = { ...options };
     this.sentence = sentence;
+    this.#remember = remember;
     this.reset();
   }
 
@@ -107,7 +111,9 @@ export class TrainingRun {
 
   #record() {
     this.#state = this.#trainer.state();
-    this.history.push(snapshotOf(this.#state, this.#attend(this.sentence)));
+    const snapshot = snapshotOf(this.#state, this.#attend(this.sentence));
+    if (this.#remember) this.history.push(snapshot);
+    else this.history = [snapshot];
   }
 
   #attend(words) {
