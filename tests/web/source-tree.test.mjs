@@ -73,3 +73,20 @@ test('web/ never imports from site/ (the layers point inward: pages use web/, no
   }
   assert.deepEqual(outward, []);
 });
+
+test('web/api/ never imports from web/elements/ or web/views/ (the API sits below what draws it)', () => {
+  const apiFiles = trackedFiles().filter((f) => f.startsWith('web/api/') && f.endsWith('.js'));
+  assert.ok(apiFiles.length >= 10, `found ${apiFiles.length} modules in web/api/`);
+  const upward = [];
+  let checked = 0;
+  for (const file of apiFiles) {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    for (const [, spec] of text.matchAll(REFERENCE)) {
+      checked += 1;
+      const target = path.normalize(path.join(path.dirname(file), spec)).split(path.sep).join('/');
+      if (target.startsWith('web/elements/') || target.startsWith('web/views/')) upward.push(`${file}: ${spec}`);
+    }
+  }
+  assert.ok(checked >= 10, `checked ${checked} references`);
+  assert.deepEqual(upward, []);
+});

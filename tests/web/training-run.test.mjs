@@ -1,4 +1,4 @@
-// The training page's run (web/elements/training/training-run.js) and head report
+// The training page's run (web/api/training-run.js) and head report
 // (head-report.js) in Node against the built wasm core: every refusal (unknown word, a sentence
 // over 16 words, a learning rate that is not a positive finite number) names what is wrong and
 // changes nothing; the history records each step's losses as a separate trainer reaches them;
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { importExplainer } from '../support/site-module.mjs';
 import { headF64 } from '../support/attention-f64.mjs';
-import { TrainingInputError, TrainingRun, parseLearningRate, parseSentence } from '../../web/elements/training/training-run.js';
+import { TrainingInputError, TrainingRun, parseLearningRate, parseSentence } from '../../web/api/training-run.js';
 import { describeHead, foldHeadReport, reportPositions } from '../../web/elements/training/head-report.js';
 
 const { createAttention } = await importExplainer();

@@ -3,7 +3,7 @@
 // what <attention-trainer> and the pieces read (every step's snapshot, so a slider can scrub back; the latest state;
 // the sentence; why the run stopped) and turns the engine's replies into promises. No DOM.
 
-import { TrainingInputError, parseLearningRate, parseSentence } from '../elements/training/training-run.js';
+import { TrainingInputError, parseLearningRate, parseSentence } from './training-run.js';
 
 let runs = 0;
 

@@ -1,4 +1,4 @@
-// The training engine: one run of the trainer (elements/training/training-run.js) driven by
+// The training engine: one run of the trainer (training-run.js) driven by
 // messages, with no DOM, so that the same code trains inside a Web Worker (training-worker.js)
 // or, where no worker can start, on the page in short slices (training-channel.js).
 //
@@ -13,7 +13,7 @@
 // dispose. Messages out: started { state, snapshot, notice }, steps { snapshots, state, stopped },
 // paused { step }, reply { id, ok, value | message, vocabulary }.
 
-import { DEFAULT_SENTENCE, TrainingInputError, TrainingRun } from '../elements/training/training-run.js';
+import { DEFAULT_SENTENCE, TrainingInputError, TrainingRun } from './training-run.js';
 
 /** Milliseconds between steps per speed (0: as many as fit in a turn). */
 export const PACES = Object.freeze({ slow: 1000 / 6, steady: 1000 / 60, fast: 0 });

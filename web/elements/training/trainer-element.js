@@ -14,7 +14,7 @@
 
 import { createAttention } from '../../api/attention-api.js';
 import { TRAINING_CHANGE_EVENT, TrainingElement } from './training-base.js';
-import { DEFAULT_SENTENCE } from './training-run.js';
+import { DEFAULT_SENTENCE } from '../../api/training-run.js';
 import { ChannelTrainingRun } from '../../api/training-client.js';
 import { formatLoss } from './training-format.js';
 

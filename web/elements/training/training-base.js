@@ -85,6 +85,6 @@ export class TrainingPiece extends TrainingElement {
     this.draw({ view: trainer.view, run: trainer.run, live: trainer.live, trainer });
   }
 
-  /** @param {{view: object, run: import('./training-run.js').TrainingRun, live: boolean}} detail */
+  /** @param {{view: object, run: import('../../api/training-run.js').TrainingRun, live: boolean}} detail */
   draw(detail) { void detail; }
 }
