@@ -1,59 +1,57 @@
 // Where part one's Q, K and V come from: the article's numbers, or the trained head of part
-// three on the reader's tokens. Choosing the trained head trains the default run (the same
-// seed and steps as part three's default, so the same weights) a few steps per animation frame,
-// then hands the head's Q, K and V for the reader's tokens to the session: every table and
-// every cell's working below then shows the trained head. Tokens outside the trained model's
-// vocabulary are refused, with the vocabulary, and nothing changes.
+// three on the reader's tokens. Choosing the trained head asks web/api/trained-input.js, which
+// trains part three's default run (the same seed and steps, so the same weights) once per page
+// in the training worker, or where no worker starts in short slices, so the page never waits on
+// a step; the status line follows its progress. The head's Q, K and V for the reader's tokens
+// then go to the session: every table and every cell's working below shows the trained head.
+// Tokens outside the trained model's vocabulary are refused, with the vocabulary, and nothing
+// changes.
 
 import { variantRadios } from './explore-controls.js';
 import { articleState } from '../web/state/page-state.js';
 import { element } from '../web/views/page-slots.js';
+import { describeTraining, trainedHeadInput } from '../web/api/trained-input.js';
 
 export const SOURCE_LABELS = Object.freeze({
   article: 'the article\u2019s numbers',
   trained: 'the trained head on my sentence',
 });
 
-/** Milliseconds of training steps per animation frame. */
-const BUDGET = 12;
+const sameTokens = (a, b) => a.length === b.length && a.every((word, i) => word === b[i]);
+
+/** What the reader reads when the trained model refuses their tokens. */
+function refusalText(error) {
+  const message = String(error?.message ?? error).replace(/^tokens/u, 'Your tokens');
+  const known = error?.vocabulary ? ` The trained head knows these words: ${error.vocabulary.join(', ')}.` : '';
+  return `${message}.${known} Nothing was changed.`;
+}
 
 export function createSourceChoice(doc, session) {
-  let trainer = null;
-  let trained = false;
-  let frame = 0;
+  let request = 0;  // the latest choice of the trained head; older answers are dropped
   const progress = element(doc, 'p', 'control-message');
   progress.setAttribute('role', 'status');
   progress.hidden = true;
+  const say = (text) => {
+    progress.textContent = text;
+    progress.hidden = false;
+  };
 
-  // The trained head's Q, K and V for the reader's tokens, as the session's next state.
-  const useTrained = () => {
-    const layer = trainer.attend(session.state.tokens);
-    const { q, k, v } = layer.heads[0].trace;
-    const values = articleState({ tokens: layer.tokens, q, k, v });
+  // Asks for the trained head on the reader's tokens (again, if they changed while it trained),
+  // then hands its Q, K and V to the session.
+  async function useTrained(asked) {
+    const tokens = session.state.tokens;
+    const { q, k, v, step } = await trainedHeadInput(tokens, {
+      onProgress: (reached) => { if (asked === request) say(describeTraining(reached)); },
+    });
+    if (asked !== request) return;
+    if (!sameTokens(tokens, session.state.tokens)) {
+      await useTrained(asked);
+      return;
+    }
+    const values = articleState({ tokens, q, k, v });
     const problem = session.propose({ ...session.state, q: values.q, k: values.k, v: values.v });
-    progress.textContent = problem ?? `Q, K and V now come from the trained head (after ${trainer.state().step} steps of training), on your tokens.`;
-    progress.hidden = false;
-  };
-
-  const train = () => {
-    const target = trainer.state().default_steps;
-    const slice = () => {
-      const start = performance.now();
-      let step = 0;
-      do {
-        ({ step } = trainer.step(1));
-      } while (step < target && performance.now() - start < BUDGET);
-      progress.textContent = `Training the head: step ${step} of ${target}\u2026`;
-      if (step < target) {
-        frame = requestAnimationFrame(slice);
-        return;
-      }
-      trained = true;
-      useTrained();
-    };
-    progress.hidden = false;
-    frame = requestAnimationFrame(slice);
-  };
+    say(problem ?? `Q, K and V now come from the trained head (after ${step} steps of training), on your tokens.`);
+  }
 
   const radios = variantRadios(doc, {
     legend: 'Where Q, K and V come from',
@@ -61,26 +59,27 @@ export function createSourceChoice(doc, session) {
     values: Object.keys(SOURCE_LABELS),
     labels: SOURCE_LABELS,
     choose(value) {
-      cancelAnimationFrame(frame);
+      request += 1;
       if (value === 'article') {
         progress.hidden = true;
         return session.propose(session.articleState);
       }
-      trainer ??= session.attention.trainer();
-      try {
-        trainer.attend(session.state.tokens);
-      } catch (error) {
+      const asked = request;
+      say('Checking your tokens against the trained head\u2019s vocabulary\u2026');
+      useTrained(asked).catch((error) => {
+        if (asked !== request) return;
         // Refused: the article's numbers stay, and the reader sees the words the model knows.
-        queueMicrotask(() => radios.sync('article'));
-        const words = trainer.state().vocabulary.join(', ');
-        return `${String(error?.message ?? error).replace(/^tokens/u, 'Your tokens')}. The trained head knows these words: ${words}. Nothing was changed.`;
-      }
-      if (trained) useTrained();
-      else train();
+        progress.hidden = true;
+        radios.sync('article');
+        const message = radios.element.querySelector(':scope > .control-message');
+        message.textContent = refusalText(error);
+        message.hidden = false;
+      });
       return null;
     },
   });
   radios.sync('article');
+  // After the choice's own message, which says why a choice was refused.
   radios.element.append(progress);
   return radios;
 }

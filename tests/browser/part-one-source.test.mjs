@@ -1,7 +1,7 @@
 // Part one's choice of where Q, K and V come from, in Chromium under the strict CSP: "the
-// trained head on my sentence" trains the default run and part one's weights table then shows
-// what float64 gives on that head's Q and K (trained separately in the page, same seed and
-// steps); a token outside the trained vocabulary is refused with the vocabulary, the article's
+// trained head on my sentence" trains the default run in the training worker and part one's
+// weights table then shows what float64 gives on that head's Q and K (trained separately in
+// the page, same seed and steps); a token outside the trained vocabulary is refused with the vocabulary, the article's
 // numbers stay; "the article's numbers" goes back.
 //
 // Run after the wasm build: node --test tests/browser/part-one-source.test.mjs
@@ -44,6 +44,9 @@ describe('part one: where Q, K and V come from', { timeout: TIMEOUT }, () => {
       await page.getByRole('radio', { name: 'the trained head on my sentence' }).check();
       const status = page.locator('[data-slot="explore-source"] [role="status"]');
       await status.filter({ hasText: 'now come from the trained head' }).waitFor({ timeout: TIMEOUT });
+      // The steps ran in the training worker, not on the page's thread.
+      assert.ok(page.workers().some((worker) => worker.url().endsWith('training-worker.js')),
+        `workers: ${page.workers().map((worker) => worker.url()).join(', ') || 'none'}`);
       const reference = await page.evaluate(async () => {
         const { createAttention } = await import('./web/attention-explainer.js');
         const trainer = (await createAttention()).trainer();

@@ -39,7 +39,7 @@ async function checkWords(tokens) {
     await run.attend(tokens);
     return null;
   } catch (error) {
-    return new TrainedInputError(String(error?.message ?? error));
+    return new TrainedInputError(String(error?.message ?? error), run.state.vocabulary);
   }
 }
 
@@ -60,8 +60,16 @@ function trainDefaultRun() {
   return trained;
 }
 
-/** A refusal of the tokens (the core's message, naming the word and the nearest words). */
-export class TrainedInputError extends Error {}
+/**
+ * A refusal of the tokens (the core's message, naming the word and the nearest words), with the
+ * words the model knows (`vocabulary`, null when the refusal came after training).
+ */
+export class TrainedInputError extends Error {
+  constructor(message, vocabulary = null) {
+    super(message);
+    this.vocabulary = vocabulary;
+  }
+}
 
 /**
  * The trained head's input for `tokens`: resolves to { tokens, q, k, v, step } (step: how long
