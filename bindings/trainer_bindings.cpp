@@ -32,21 +32,33 @@ Trainer* trainer_at(int id) {
 
 const attn::InputError disposed{"trainer", "trainer: disposed; create another with attention.trainer()"};
 
-// Answer: the new trainer's slot, as JSON.
-JsonResult trainer_create(const std::string& options) {
-  auto created = attn::training::trainer_from_json(options);
-  if (const auto* error = std::get_if<attn::InputError>(&created)) return failure(*error);
+// Keeps `trainer` in the first free slot and returns the slot's index.
+std::size_t take_slot(std::unique_ptr<Trainer> trainer) {
   auto& slots = trainers();
   std::size_t slot = 0;
   while (slot < slots.size() && slots[slot]) ++slot;
   if (slot == slots.size()) slots.emplace_back();
-  slots[slot] = std::move(std::get<std::unique_ptr<Trainer>>(created));
-  return success(std::to_string(slot));
+  slots[slot] = std::move(trainer);
+  return slot;
+}
+
+// Answer: the new trainer's slot, as JSON.
+JsonResult trainer_create(const std::string& options) {
+  auto created = attn::training::trainer_from_json(options);
+  if (const auto* error = std::get_if<attn::InputError>(&created)) return failure(*error);
+  return success(std::to_string(take_slot(std::move(std::get<std::unique_ptr<Trainer>>(created)))));
 }
 
 JsonResult trainer_step(int id, const std::string& steps) {
   Trainer* trainer = trainer_at(id);
   return trainer ? from_json_or_error(attn::training::trainer_step_json(*trainer, steps)) : failure(disposed);
+}
+
+// Answer: the slot of a new trainer forked from `id` (Trainer::fork), as JSON.
+JsonResult trainer_fork(int id) {
+  Trainer* trainer = trainer_at(id);
+  if (!trainer) return failure(disposed);
+  return success(std::to_string(take_slot(trainer->fork())));
 }
 
 JsonResult trainer_state(int id) {
@@ -76,6 +88,7 @@ bool trainer_dispose(int id) {
 EMSCRIPTEN_BINDINGS(attention_trainer) {
   emscripten::function("trainerCreate", &trainer_create);
   emscripten::function("trainerStep", &trainer_step);
+  emscripten::function("trainerFork", &trainer_fork);
   emscripten::function("trainerState", &trainer_state);
   emscripten::function("trainerSetOptimiser", &trainer_set_optimiser);
   emscripten::function("trainerAttend", &trainer_attend);

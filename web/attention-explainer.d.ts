@@ -297,6 +297,8 @@ export interface Trainer {
   setOptimiser(settings: Partial<OptimiserSettings>): OptimiserSettings;
   /** The trace of every head on words of the vocabulary (1 to 16), for the current parameters. */
   attend(tokens: string[]): TrainerAttention;
+  /** An independent trainer at the same step: stepping it gives what stepping this one would, bit for bit. */
+  fork(): Trainer;
   /** Frees the trainer; later calls throw. */
   dispose(): void;
 }

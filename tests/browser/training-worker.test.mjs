@@ -5,7 +5,8 @@
 // folder (its URL comes from the module's own), where two trainers keep runs of their own;
 // and the head report, scrubbed back to an earlier step, describes that step's parameters: its
 // mean weight on the noun against float64 attention on a separately trained head's parameters
-// of that step.
+// of that step; scrubbed back past the snapshots the page keeps, the step shown is replayed in
+// the worker from a checkpoint to Node's parameters of that step, bit for bit.
 //
 // Run after the wasm build: node --test tests/browser/training-worker.test.mjs
 import assert from 'node:assert/strict';
@@ -137,6 +138,42 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
         });
       });
       assert.deepEqual(both, [{ step: 1, digest: run.digest }, { step: 2, digest: nodeDigest(2) }]);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('scrubs back past the snapshots the page keeps to that step\u2019s parameters, replayed in the worker', async () => {
+    const { page, errors, close } = await open(`${server.url}training.html`);
+    try {
+      const shown = await page.evaluate(async () => {
+        const { RECENT_SNAPSHOTS } = await import('./web/api/training-client.js');
+        const trainer = document.getElementById('trainer');
+        await trainer.run.trainTo(RECENT_SNAPSHOTS + 20);
+        await trainer.stepOnce();
+        const latest = trainer.run.latest.step;
+        const held = trainer.run.snapshot(5) !== null;
+        trainer.scrubTo(5);
+        const label = trainer.shadowRoot.querySelector('.scrub span').textContent;
+        await new Promise((resolve) => {
+          const check = () => (trainer.view.step === 5 ? resolve() : setTimeout(check, 50));
+          check();
+        });
+        return {
+          latest, held, label, step: trainer.view.step, digest: trainer.view.digest, live: trainer.live,
+          slider: trainer.shadowRoot.querySelector('input[type="range"]').value,
+          grid: document.querySelector('attention-trained-grid').shadowRoot.querySelector('caption').textContent,
+        };
+      });
+      assert.equal(shown.held, false, 'step 5 is no longer held on the page');
+      assert.match(shown.label, /replaying the run to step 5/);
+      assert.equal(shown.step, 5);
+      assert.equal(shown.live, false);
+      assert.equal(shown.slider, '5');
+      assert.match(shown.grid, /at step 5:/);
+      assert.equal(shown.digest, nodeDigest(5));
+      assert.notEqual(shown.digest, nodeDigest(shown.latest));
       assert.deepEqual(errors, []);
     } finally {
       await close();

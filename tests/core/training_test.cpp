@@ -95,6 +95,35 @@ TEST_CASE("training: the same seed and steps give bit-identical parameters", "[t
   CHECK(parameter_digest(first->parameters()) != parameter_digest(third->parameters()));
 }
 
+TEST_CASE("training: a fork steps on bit for bit as its original would, and apart from it", "[training]") {
+  auto original = make_trainer(), straight = make_trainer();
+  original->step(5);
+  auto fork = original->fork();
+  CHECK(fork->steps_taken() == 5);
+  CHECK(fork->training_loss() == original->training_loss());
+  CHECK(parameter_digest(fork->parameters()) == parameter_digest(original->parameters()));
+  // The fork goes on alone: its steps leave the original at step 5.
+  fork->step(4);
+  CHECK(original->steps_taken() == 5);
+  straight->step(9);
+  CHECK(fork->steps_taken() == 9);
+  CHECK(parameter_digest(fork->parameters()) == parameter_digest(straight->parameters()));
+  CHECK(fork->training_loss() == straight->training_loss());
+  // The original, stepped on, still matches a straight run: the fork shared nothing with it.
+  original->step(4);
+  CHECK(parameter_digest(original->parameters()) == parameter_digest(straight->parameters()));
+  // A changed learning rate is carried over.
+  TrainerOptions slow;
+  slow.adam.learning_rate = 0.01;
+  auto slow_original = make_trainer(slow), slow_straight = make_trainer(slow);
+  slow_original->step(2);
+  auto slow_fork = slow_original->fork();
+  slow_fork->step(3);
+  slow_straight->step(5);
+  CHECK(parameter_digest(slow_fork->parameters()) == parameter_digest(slow_straight->parameters()));
+  CHECK(parameter_digest(slow_fork->parameters()) != parameter_digest(fork->parameters()));
+}
+
 TEST_CASE("training: the default run goes below the bigram baseline", "[training]") {
   const Trainer& trainer = trained_default();
   INFO("loss " << trainer.training_loss() << ", bigram " << trainer.baselines().bigram

@@ -1,6 +1,6 @@
 // attention.trainer(), in Node against the built wasm core: the state's loss against a float64
 // forward written here, the JSON parameters exact (their digest recomputed from their bits),
-// determinism, attend() giving run()'s trace, the default run below the bigram baseline with the
+// determinism, fork() stepping on as its original would, attend() giving run()'s trace, the default run below the bigram baseline with the
 // head attending to the noun, every refusal naming its path and changing nothing, divergence
 // undone, dispose(), and no trainer in the embed build.
 //
@@ -52,6 +52,35 @@ describe('trainer()', () => {
     assert.equal(one.state().parameter_digest, two.state().parameter_digest);
     assert.notEqual(one.state().parameter_digest, other.state().parameter_digest);
     for (const trainer of [one, two, other]) trainer.dispose();
+  });
+
+  it('fork() steps on bit for bit as its original would, apart from it, with its learning rate', () => {
+    const original = attention.trainer({ seed: 5, n_heads: 2 });
+    const straight = attention.trainer({ seed: 5, n_heads: 2 });
+    try {
+      original.step(3);
+      original.setOptimiser({ learning_rate: 0.05 });
+      const fork = original.fork();
+      const forked = fork.state();
+      assert.equal(forked.step, 3);
+      assert.equal(forked.parameter_digest, original.state().parameter_digest);
+      assert.equal(forked.optimiser.learning_rate, 0.05);
+      fork.step(4);
+      assert.equal(original.state().step, 3, 'the original stays where it was');
+      straight.step(3);
+      straight.setOptimiser({ learning_rate: 0.05 });
+      straight.step(4);
+      assert.equal(fork.state().parameter_digest, straight.state().parameter_digest);
+      assert.equal(fork.state().loss, straight.state().loss);
+      original.step(4);
+      assert.equal(original.state().parameter_digest, straight.state().parameter_digest);
+      fork.dispose();
+      assert.throws(() => fork.fork(), /^Error: trainer: disposed/);
+      assert.equal(original.state().step, 7, 'disposing the fork leaves the original');
+    } finally {
+      original.dispose();
+      straight.dispose();
+    }
   });
 
   it('attend() gives the trace of run() for each head on the same q, k and v', () => {

@@ -33,8 +33,12 @@ const forgotten = typeof FinalizationRegistry === 'function'
  * path at fault ("corpus.train[3]: has 1 word ...", "learning_rate: must be a positive finite
  * number, got 0").
  */
-export function createTrainer(core, options = {}, { toJson, unwrap }) {
-  const id = unwrap(core.trainerCreate(toJson(options, 'input')));
+export function createTrainer(core, options = {}, json) {
+  return trainerInSlot(core, json.unwrap(core.trainerCreate(json.toJson(options, 'input'))), json);
+}
+
+// The JS face of the trainer held in the module's slot `id`.
+function trainerInSlot(core, id, { toJson, unwrap }) {
   let disposed = false;
   const token = {};
   const live = () => {
@@ -63,6 +67,17 @@ export function createTrainer(core, options = {}, { toJson, unwrap }) {
     state() {
       live();
       return unwrap(core.trainerState(id));
+    },
+    /**
+     * An independent trainer with this one's parameters, optimiser state (Adam's moments and
+     * settings) and step: stepping it gives, bit for bit, what stepping this one would, and
+     * leaves this one as it is. A fork kept as a checkpoint holds the parameters, a gradient
+     * buffer and Adam's two moments (about 40 kB for the default model), nothing per sentence.
+     * Dispose of it like any trainer.
+     */
+    fork() {
+      live();
+      return trainerInSlot(core, unwrap(core.trainerFork(id)), { toJson, unwrap });
     },
     /**
      * Changes Adam's settings from the next step on: { learning_rate, beta1, beta2, epsilon },

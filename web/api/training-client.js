@@ -1,11 +1,26 @@
 // training-client.js: the page's side of one training run whose steps the engine takes
 // elsewhere (in the training worker, or in slices on the page; training-channel.js): it keeps
-// what <attention-trainer> and the pieces read (every step's snapshot, so a slider can scrub back; the latest state;
-// the sentence; why the run stopped) and turns the engine's replies into promises. No DOM.
+// what <attention-trainer> and the pieces read (every step's losses, for the curve; the
+// snapshots of the latest steps; the latest state; the sentence; why the run stopped) and turns
+// the engine's replies into promises. No DOM.
+//
+// Memory stays bounded however long the run: a snapshot (the head's W_Q, W_K, W_V and the
+// sentence's Q, K, V and weights, about 16 kB) is kept for the latest RECENT_SNAPSHOTS steps
+// and the last FETCHED_SNAPSHOTS steps asked for; any other step's is asked of the engine,
+// which replays it from its nearest checkpoint (checkpoint-ladder.js). Only the losses, a few
+// numbers a step, are kept for every step.
 
 import { TrainingInputError, parseLearningRate, parseSentence } from './training-run.js';
 
 let runs = 0;
+
+/** Snapshots of the latest steps kept on the page (a slider moved back a little needs no replay). */
+export const RECENT_SNAPSHOTS = 64;
+/** Snapshots of earlier steps, fetched from the engine, kept on the page (the latest asked). */
+export const FETCHED_SNAPSHOTS = 8;
+
+/** What the curve keeps of every step. */
+const lossesOf = ({ step, loss, heldOutLoss }) => ({ step, loss, heldOutLoss });
 
 export class ChannelTrainingRun {
   #channel;
@@ -15,7 +30,9 @@ export class ChannelTrainingRun {
   #requests = new Map();
   #requestCount = 0;
   #waiters = [];   // resolved by the engine's next `paused`
-  /** @type {object[]} one snapshot per step taken, from step 0 */
+  #recent = new Map();   // step -> snapshot, the latest RECENT_SNAPSHOTS steps, in order
+  #fetched = new Map();  // step -> snapshot, earlier steps asked for, least recently used first
+  /** @type {{step: number, loss: number, heldOutLoss: number | null}[]} every step's losses, from step 0 */
   history = [];
   /** @type {string[]} */
   sentence = [];
@@ -56,8 +73,49 @@ export class ChannelTrainingRun {
     return this.#channel.inWorker;
   }
 
+  /** The latest step's snapshot. */
   get latest() {
-    return this.history[this.history.length - 1];
+    return this.#recent.get(this.history[this.history.length - 1]?.step) ?? null;
+  }
+
+  /** How many snapshots the page holds (at most RECENT_SNAPSHOTS + FETCHED_SNAPSHOTS). */
+  get heldSnapshots() {
+    return this.#recent.size + this.#fetched.size;
+  }
+
+  /** Step `step`'s snapshot when the page holds it, else null (fetchSnapshot asks the engine). */
+  snapshot(step) {
+    const fetched = this.#fetched.get(step);
+    if (fetched) {
+      this.#fetched.delete(step);
+      this.#fetched.set(step, fetched);
+    }
+    return this.#recent.get(step) ?? fetched ?? null;
+  }
+
+  /**
+   * Step `step`'s snapshot, for the sentence shown now when it is not held: the engine replays
+   * it from its nearest checkpoint, bit for bit. Rejects for a step not taken.
+   */
+  async fetchSnapshot(step) {
+    const held = this.snapshot(step);
+    if (held) return held;
+    const { snapshot } = await this.#request({ type: 'snapshot', step });
+    this.#fetched.set(step, snapshot);
+    for (const [old] of this.#fetched) {
+      if (this.#fetched.size <= FETCHED_SNAPSHOTS) break;
+      this.#fetched.delete(old);
+    }
+    return snapshot;
+  }
+
+  #keep(snapshot) {
+    this.history.push(lossesOf(snapshot));
+    this.#recent.set(snapshot.step, snapshot);
+    for (const [old] of this.#recent) {
+      if (this.#recent.size <= RECENT_SNAPSHOTS) break;
+      this.#recent.delete(old);
+    }
   }
 
   get options() {
@@ -85,12 +143,15 @@ export class ChannelTrainingRun {
         this.#options = message.options;
         this.notice = message.notice;
         this.sentence = message.snapshot.layer?.tokens ?? [];
-        this.history = [message.snapshot];
+        this.history = [];
+        this.#recent.clear();
+        this.#fetched.clear();
+        this.#keep(message.snapshot);
         this.#waiters.shift()?.();
         break;
       case 'steps':
         for (const snapshot of message.snapshots) {
-          if (snapshot.step === this.latest.step + 1) this.history.push(snapshot);
+          if (snapshot.step === this.latest.step + 1) this.#keep(snapshot);
         }
         Object.assign(this.state, message.state);
         if (message.stopped) this.stopped = message.stopped;
@@ -154,6 +215,8 @@ export class ChannelTrainingRun {
     const { sentence, snapshot } = await this.#request({ type: 'sentence', text });
     this.sentence = sentence;
     if (snapshot.step === this.latest.step) this.latest.layer = snapshot.layer;
+    // Fetched steps showed the old sentence; asked again, they show the new one.
+    this.#fetched.clear();
     this.onChange();
   }
 

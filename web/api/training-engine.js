@@ -7,13 +7,19 @@
 // posting what changed, so the other side never waits on a long loop and pause, reset and the
 // rest are heard between turns.
 //
+// An earlier step's parameters come from a replay: a fork of the nearest checkpoint (a fork of
+// the live trainer kept by checkpoint-ladder.js's rule) stepped on to that step, the learning
+// rate changed where the run changed it. Full-batch Adam makes that step's parameters bit for
+// bit, the ladder bounds both the steps replayed and the checkpoints held.
+//
 // Messages in (each names its run, a number the caller picks; a message of an older run is
 // ignored): start { options, sentence }, play { speed }, pause, step, sentence { id, text },
-// rate { id, text }, measure { id, step, sentences }, attend { id, words }, train { id, steps },
-// dispose. Messages out: started { state, snapshot, notice }, steps { snapshots, state, stopped },
+// rate { id, text }, measure { id, step, sentences }, snapshot { id, step }, attend { id, words },
+// train { id, steps }, dispose. Messages out: started { state, snapshot, notice }, steps { snapshots, state, stopped },
 // paused { step }, reply { id, ok, value | message, vocabulary }.
 
-import { DEFAULT_SENTENCE, TrainingInputError, TrainingRun } from './training-run.js';
+import { DEFAULT_SENTENCE, TrainingInputError, TrainingRun, snapshotOf } from './training-run.js';
+import { CheckpointLadder, DEFAULT_CHECKPOINT_CAP } from './checkpoint-ladder.js';
 
 /** Milliseconds between steps per speed (0: as many as fit in a turn). */
 export const PACES = Object.freeze({ slow: 1000 / 6, steady: 1000 / 60, fast: 0 });
@@ -45,14 +51,15 @@ function withoutParameters(state) {
 /**
  * @param {object} attention the core's full API (createAttention())
  * @param {(message: object) => void} post
- * @param {{budget?: number, schedule?: (fn: Function, ms: number) => unknown, now?: () => number}} [timing]
+ * @param {{budget?: number, schedule?: (fn: Function, ms: number) => unknown, now?: () => number,
+ *          checkpoints?: number}} [settings] checkpoints: the most checkpoints held at once
  */
 export function createTrainingEngine(attention, post, {
   budget = 16, schedule = (fn, ms) => setTimeout(fn, ms), now = () => performance.now(),
+  checkpoints = DEFAULT_CHECKPOINT_CAP,
 } = {}) {
   let run = null;            // TrainingRun (the latest step only)
   let runId = null;
-  let startOptions = {};     // what a replay starts from
   let rateChanges = [];      // [{ at: step, learning_rate }] in order, for replays
   let playing = false;
   let pace = PACES.fast;
@@ -61,7 +68,8 @@ export function createTrainingEngine(attention, post, {
   let stopped = null;
   let jobs = [];             // [{ id, work: iterator }]
   let timer = null;
-  let replay = null;         // { trainer, step, next } a trainer replaying the run
+  let replay = null;         // { trainer, step, next } a fork replaying the run
+  const ladder = new CheckpointLadder(checkpoints, { release: (trainer) => trainer.dispose() });
 
   const reply = (id, body) => post({ type: 'reply', run: runId, id, ...body });
   const refuse = (id, error) => reply(id, {
@@ -83,6 +91,7 @@ export function createTrainingEngine(attention, post, {
   function takeStep() {
     if (run.step()) {
       pending.push(compactSnapshot(run.latest));
+      ladder.offer(run.latest.step, () => run.fork());
       return true;
     }
     stopped = run.stopped;
@@ -120,13 +129,20 @@ export function createTrainingEngine(attention, post, {
     else if (playing) wake(pace === 0 ? 0 : Math.max(0, nextStepAt - now()));
   }
 
-  // A trainer at `step` of this run: the live one, or a replay from the seed with the learning
-  // rates changed where the run changed them (full-batch Adam: the same parameters bit for bit).
-  function* trainerAt(step) {
+  // A trainer at `step` of this run: the live one, or a fork of the nearest checkpoint (or the
+  // replay already nearer) stepped on, the learning rates changed where the run changed them
+  // (full-batch Adam: the same parameters bit for bit). `counted.replayed` gets the steps taken.
+  function* trainerAt(step, counted = {}) {
+    counted.replayed = 0;
     if (step === run.latest.step) return run;
-    if (!replay || replay.step > step) {
+    if (!Number.isInteger(step) || step < 0 || step > run.latest.step) {
+      throw new Error(`step: must be a recorded step, from 0 to ${run.latest.step}, got ${step}`);
+    }
+    const nearest = ladder.nearest(step);
+    if (!replay || replay.step > step || replay.step < nearest.step) {
       replay?.trainer.dispose();
-      replay = { trainer: attention.trainer(startOptions), step: 0, next: 0 };
+      const next = rateChanges.findIndex((change) => change.at >= nearest.step);
+      replay = { trainer: nearest.checkpoint.fork(), step: nearest.step, next: next < 0 ? rateChanges.length : next };
     }
     while (replay.step < step) {
       while (replay.next < rateChanges.length && rateChanges[replay.next].at <= replay.step) {
@@ -136,9 +152,20 @@ export function createTrainingEngine(attention, post, {
       const result = replay.trainer.step(1);
       if (result.diverged) throw new Error(`the replay of step ${replay.step + 1} diverged: ${result.message}`);
       replay.step += 1;
+      counted.replayed += 1;
       yield;
     }
     return replay.trainer;
+  }
+
+  // What the page keeps of step `step`, for the sentence shown now, and how it was had.
+  function* snapshotAt(step) {
+    const counted = {};
+    const trainer = yield* trainerAt(step, counted);
+    const snapshot = trainer === run
+      ? run.latest
+      : snapshotOf(trainer.state(), trainer.attend(run.sentence));
+    return { snapshot: compactSnapshot(snapshot), replayed: counted.replayed, checkpoints: ladder.size, spacing: ladder.spacing };
   }
 
   function* measure(step, sentences) {
@@ -165,17 +192,17 @@ export function createTrainingEngine(attention, post, {
     let fresh;
     try {
       fresh = new TrainingRun(attention, options, sentence ?? DEFAULT_SENTENCE.split(' '), { remember: false });
-      startOptions = { ...options };
     } catch (error) {
       // A bad attribute: the defaults, and the attribute's problem said.
       fresh = new TrainingRun(attention, {}, DEFAULT_SENTENCE.split(' '), { remember: false });
-      startOptions = {};
       notice = `${error?.message ?? error} The defaults are shown instead.`;
     }
     run?.dispose();
     replay?.trainer.dispose();
     replay = null;
+    ladder.clear();
     run = fresh;
+    ladder.offer(0, () => run.fork());
     rateChanges = [];
     playing = false;
     pending = [];
@@ -231,6 +258,10 @@ export function createTrainingEngine(attention, post, {
         jobs.push({ id: message.id, work: measure(message.step, message.sentences) });
         wake(0);
         break;
+      case 'snapshot':
+        jobs.push({ id: message.id, work: snapshotAt(message.step) });
+        wake(0);
+        break;
       case 'train':
         jobs.push({ id: message.id, work: train(message.steps) });
         wake(0);
@@ -248,6 +279,7 @@ export function createTrainingEngine(attention, post, {
         run.dispose();
         replay?.trainer.dispose();
         replay = null;
+        ladder.clear();
         run = null;
         break;
       default:

@@ -48,6 +48,7 @@ export function snapshotOf(state, layer) {
   const { parameters } = state;
   return {
     step: state.step,
+    digest: state.parameter_digest,
     loss: state.loss,
     heldOutLoss: state.held_out_loss,
     w_q: parameters.w_q,
@@ -167,6 +168,11 @@ export class TrainingRun {
     this.#options.learning_rate = value;
     if (this.stopped) this.stopped = null;
     return value;
+  }
+
+  /** An independent trainer at the latest step (trainer.fork()): a checkpoint of the run. */
+  fork() {
+    return this.#trainer.fork();
   }
 
   /** The model on other words with the current parameters (the head report's held-out runs). */

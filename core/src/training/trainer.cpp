@@ -75,7 +75,26 @@ double Trainer::forward_training_set() {
   return loss_sum / static_cast<double>(predicted_word_count(corpus_.train));
 }
 
+std::unique_ptr<Trainer> Trainer::fork() const {
+  std::unique_ptr<Trainer> copy(new Trainer());
+  copy->shape_ = shape_;
+  copy->seed_ = seed_;
+  copy->corpus_ = corpus_;
+  copy->baselines_ = baselines_;
+  copy->parameters_ = parameters_;
+  copy->gradients_ = zero_parameters(shape_);
+  copy->adam_ = adam_;
+  copy->adam_state_ = adam_state_;
+  copy->training_loss_ = training_loss_;
+  return copy;
+}
+
 StepReport Trainer::step(std::size_t count) {
+  if (activations_.size() != corpus_.train.size()) {
+    // A fork's first step: the forward pass of the parameters held, as the original last ran it.
+    activations_.resize(corpus_.train.size());
+    training_loss_ = forward_training_set();
+  }
   const float loss_scale = 1.0f / static_cast<float>(predicted_word_count(corpus_.train));
   for (std::size_t n = 0; n < count; ++n) {
     // The activations always belong to the parameters held, whose loss is finite.

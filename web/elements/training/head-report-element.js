@@ -1,8 +1,8 @@
 // <attention-head-report>: what the head learned at the step the trainer shows, measured by
 // running the model with that step's parameters on every held-out sentence (in the training
 // engine, off the page's thread: the latest step directly, an earlier one by replaying the run
-// from its seed, which gives that step's parameters bit for bit) and folding the weights with
-// head-report.js. Measured whenever the trainer pauses, takes a single step or is scrubbed;
+// from its nearest checkpoint, which gives that step's parameters bit for bit) and folding the
+// weights with head-report.js. Measured whenever the trainer pauses, takes a single step or is scrubbed;
 // while it trains, the last measurement stays, marked with its step.
 
 import { TrainingPiece } from './training-base.js';

@@ -1,7 +1,10 @@
 // <attention-trainer>: owns one training run and its controls: train, pause, one step, reset,
 // speed, learning rate, the reader's sentence and a slider that scrubs back through the
 // recorded steps. The pieces (the loss curve, the weights, the grid, the report) follow its
-// `attention-change` events and draw `view`, the step the slider shows.
+// `attention-change` events and draw `view`, the step the slider shows. A step whose snapshot
+// the page no longer holds is asked of the engine, which replays it from its nearest checkpoint
+// (api/checkpoint-ladder.js); until it comes, the step shown before stays, and the slider says
+// which step is coming.
 //
 // Training never blocks the page: the optimiser steps run in a module Web Worker
 // (api/training-worker.js, through api/training-channel.js), which hands every step over; the
@@ -46,9 +49,11 @@ export function openTrainerChannel() {
 }
 
 export class AttentionTrainerElement extends TrainingElement {
-  /** @type {TrainingRun | null} */
+  /** @type {ChannelTrainingRun | null} */
   run = null;
-  #shown = null;  // index into run.history, or null for the latest
+  #shown = null;     // the snapshot shown, or null for the latest
+  #wanted = null;    // a step asked of the engine, not here yet
+  #fetching = false;
   #frame = 0;
   #playing = false;
   #channel = null;
@@ -64,13 +69,18 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** Whether the slider is on the latest step (the pieces then follow training live). */
   get live() {
-    return this.#shown === null;
+    return this.#shown === null && this.#wanted === null;
   }
 
-  /** The recorded step the pieces show. */
+  /** The snapshot of the step the pieces show. */
   get view() {
     if (!this.run) return null;
-    return this.run.history[this.#shown ?? this.run.history.length - 1];
+    return this.#shown ?? this.run.latest;
+  }
+
+  #follow() {
+    this.#shown = null;
+    this.#wanted = null;
   }
 
   get playing() {
@@ -142,7 +152,7 @@ export class AttentionTrainerElement extends TrainingElement {
   play() {
     if (!this.run || this.#playing) return;
     this.#playing = true;
-    this.#shown = null;
+    this.#follow();
     this.#say(null);
     this.run.play(this.#nodes.speed.value);
     this.#syncButtons();
@@ -162,7 +172,7 @@ export class AttentionTrainerElement extends TrainingElement {
   async stepOnce() {
     if (!this.run) return;
     await this.pause();
-    this.#shown = null;
+    this.#follow();
     this.#say(null);
     const { run } = this;
     if (!(await run.step())) this.#say(run.stopped);
@@ -189,7 +199,7 @@ export class AttentionTrainerElement extends TrainingElement {
     } else {
       previous.dispose();
       this.#adopt(fresh);
-      this.#shown = null;
+      this.#follow();
       this.#say(null);
     }
     this.#changed();
@@ -227,14 +237,42 @@ export class AttentionTrainerElement extends TrainingElement {
     }
   }
 
-  /** Shows recorded step `index` (0 … the latest); the latest again follows training live. */
+  /** Shows step `index` (0 … the latest); the latest again follows training live. */
   scrubTo(index) {
     if (!this.run) return;
-    const last = this.run.history.length - 1;
-    const at = Math.max(0, Math.min(last, Math.round(Number(index))));
+    const last = this.run.latest.step;
+    const at = Math.max(0, Math.min(last, Math.round(Number(index)) || 0));
     if (at < last) this.pause();
-    this.#shown = at === last ? null : at;
+    const held = at === last ? null : this.run.snapshot(at);
+    if (at === last || held) {
+      this.#wanted = null;
+      this.#shown = held;
+    } else {
+      this.#wanted = at;
+      this.#fetchWanted();
+    }
     this.#changed();
+  }
+
+  // Asks the engine for the wanted step, one request at a time: a slider dragged far asks for
+  // where it stopped, not for every step it passed.
+  #fetchWanted() {
+    if (this.#fetching) return;
+    const { run } = this;
+    const step = this.#wanted;
+    this.#fetching = true;
+    const arrived = (snapshot, error) => {
+      this.#fetching = false;
+      if (run === this.run && this.#wanted === step) {
+        this.#wanted = null;
+        if (snapshot) this.#shown = snapshot;
+        else this.#say(`Step ${step} could not be replayed: ${error?.message ?? error}`);
+        this.#changed();
+      } else if (this.#wanted !== null) {
+        this.#fetchWanted();
+      }
+    };
+    run.fetchSnapshot(step).then((snapshot) => arrived(snapshot), (error) => arrived(null, error));
   }
 
   // --- drawing
@@ -243,12 +281,13 @@ export class AttentionTrainerElement extends TrainingElement {
     const { run } = this;
     if (!run) return;
     const view = this.view;
-    const last = run.history.length - 1;
+    const last = run.latest.step;
     const { scrub, status, scrubLabel } = this.#nodes;
     scrub.max = String(last);
-    scrub.value = String(this.#shown ?? last);
-    scrub.setAttribute('aria-valuetext', `step ${view.step} of ${run.latest.step}`);
-    scrubLabel.textContent = this.live ? `Step shown: ${view.step} (the latest)` : `Step shown: ${view.step} of ${run.latest.step}`;
+    scrub.value = String(this.#wanted ?? view.step);
+    scrub.setAttribute('aria-valuetext', `step ${this.#wanted ?? view.step} of ${last}`);
+    if (this.#wanted !== null) scrubLabel.textContent = `Step shown: ${view.step}; replaying the run to step ${this.#wanted}…`;
+    else scrubLabel.textContent = this.live ? `Step shown: ${view.step} (the latest)` : `Step shown: ${view.step} of ${last}`;
     const heldOut = view.heldOutLoss === null ? '' : `, held-out ${formatLoss(view.heldOutLoss)}`;
     status.textContent = `Step ${view.step}: training loss ${formatLoss(view.loss)}${heldOut} (nats per word).`;
     this.#syncButtons();

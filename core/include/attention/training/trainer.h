@@ -70,6 +70,12 @@ class Trainer {
   // Mean loss over the held-out sentences, which the model never trains on (none: nothing).
   std::optional<double> held_out_loss() const;
 
+  // An independent trainer holding this one's parameters, optimiser state, settings and step:
+  // stepping it gives, bit for bit, what stepping this one would. It keeps no activations until
+  // its first step (then recomputed from the parameters, the same bits), so a fork kept as a
+  // checkpoint costs the parameters, the gradient buffer and Adam's two moments only.
+  std::unique_ptr<Trainer> fork() const;
+
   // Replaces Adam's settings (validate_adam_settings; on an error nothing changes).
   std::optional<InputError> set_adam(const AdamSettings& settings);
 
