@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 // Whether training keeps the training page responsive: in headless Chromium, the page trains
 // for a few seconds at each speed while a PerformanceObserver counts long tasks (over 50 ms)
-// and requestAnimationFrame counts frames; it prints long tasks, the longest, frames per second
-// and steps per second. It prints figures and asserts nothing (the machine's load decides them).
+// and requestAnimationFrame times every frame; it prints steps per second, frames per second
+// (the median and the 90th percentile of the frame intervals, as frames per second: the p90 is
+// the slow end), the long tasks and the longest, and where the long animation frames spent
+// their time (Chromium's Long Animation Frames: each script's entry point and source, and the
+// style, layout and paint after it) and how long the page's own animation-frame callbacks (the
+// trainer drawing a step: the curve, the weights, the grid) and its handlers of the worker's
+// messages (reading a message's data included), by message type. With --after N the run is first trained to step N, so a
+// long run's drawing is measured too. The machine's load average is printed with the figures.
+// It prints figures and asserts nothing (the machine's load decides them).
 //
-//   node bench/train-page.mjs [--seconds S]
+//   node bench/train-page.mjs [--seconds S] [--after N]
 //
 // Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
 
+import os from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -17,20 +25,27 @@ const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 function parseArguments(argv) {
-  const options = { seconds: 6 };
+  const options = { seconds: 6, after: 0 };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
-    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S])`);
+    else if (argv[i] === '--after') options.after = Number(argv[++i]);
+    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S] [--after N])`);
   }
   if (!(options.seconds > 0)) throw new Error('train-page: --seconds must be a positive number');
+  if (!Number.isInteger(options.after) || options.after < 0) throw new Error('train-page: --after must be a whole number of steps');
   return options;
 }
 
-// In the page: trains at `speed` for `seconds`, counting frames, long tasks and steps.
-async function measure({ speed, seconds }) {
+// In the page: trains at `speed` for `seconds` (from step `after`), timing frames and counting
+// long tasks and steps; long animation frames are attributed to their scripts and rendering.
+async function measure({ speed, seconds, after }) {
   const trainer = document.getElementById('trainer');
   // Both resolve once the training engine (a worker, or slices on the page) has answered.
   await trainer.reset();
+  if (after > 0) {
+    await trainer.run.trainTo(after);
+    await trainer.stepOnce();
+  }
   const select = trainer.shadowRoot.querySelector('select');
   select.value = speed;
   const longTasks = [];
@@ -38,13 +53,36 @@ async function measure({ speed, seconds }) {
     for (const entry of list.getEntries()) longTasks.push(entry.duration);
   });
   observer.observe({ type: 'longtask' });
-  let frames = 0;
+  const where = {};  // what the long animation frames spent their time on: ms by cause
+  const add = (cause, ms) => { where[cause] = (where[cause] ?? 0) + ms; };
+  const frameObserver = typeof PerformanceObserver.supportedEntryTypes?.includes === 'function'
+    && PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
+    ? new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.duration <= 50) continue;
+        let scripts = 0;
+        for (const script of entry.scripts) {
+          const source = `${script.sourceURL.replace(/^.*\//u, '')}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ''}`;
+          add(`script: ${script.invokerType} ${script.invoker} (${source})`, script.duration);
+          scripts += script.duration;
+        }
+        const render = entry.renderStart > 0 ? entry.startTime + entry.duration - entry.renderStart : 0;
+        add('rendering: animation-frame callbacks, style, layout, paint', render);
+        add('the rest (the browser, between scripts)', Math.max(0, entry.duration - scripts - render));
+      }
+    })
+    : null;
+  frameObserver?.observe({ type: 'long-animation-frame' });
+  const frameTimes = [];
   let counting = true;
-  const count = () => {
-    frames += 1;
+  const count = (time) => {
+    frameTimes.push(time);
     if (counting) requestAnimationFrame(count);
   };
+  count.notThePage = true;
   requestAnimationFrame(count);
+  globalThis.pageFrameCallbacks.length = 0;
+  globalThis.workerMessages.length = 0;
   const firstStep = trainer.run.latest.step;
   const start = performance.now();
   trainer.play();
@@ -52,22 +90,44 @@ async function measure({ speed, seconds }) {
   await trainer.pause();
   const elapsed = (performance.now() - start) / 1000;
   counting = false;
-  // Long tasks are reported after they end: give the observer a moment.
+  // Long tasks are reported after they end: give the observers a moment.
   await new Promise((resolve) => setTimeout(resolve, 200));
   observer.disconnect();
+  frameObserver?.disconnect();
+  const drawing = globalThis.pageFrameCallbacks.slice().sort((a, b) => a - b);
+  const messages = {};
+  for (const { type, ms } of globalThis.workerMessages) {
+    const kind = (messages[type] ??= { count: 0, total: 0, longest: 0 });
+    kind.count += 1;
+    kind.total += ms;
+    kind.longest = Math.max(kind.longest, ms);
+  }
+  const intervals = frameTimes.slice(1).map((time, i) => time - frameTimes[i]).sort((a, b) => a - b);
+  const at = (fraction) => intervals[Math.min(intervals.length - 1, Math.floor(fraction * intervals.length))];
   return {
     speed,
     steps: trainer.run.latest.step - firstStep,
+    latest: trainer.run.latest.step,
     inWorker: trainer.run.inWorker,
     elapsed,
-    frames,
+    frames: frameTimes.length,
+    fpsMedian: intervals.length ? 1000 / at(0.5) : 0,
+    fpsP90: intervals.length ? 1000 / at(0.9) : 0,
     longTasks: longTasks.length,
     longest: longTasks.length ? Math.max(...longTasks) : 0,
+    where: frameObserver ? where : null,
+    messages,
+    drawing: drawing.length ? {
+      count: drawing.length,
+      median: drawing[Math.floor(drawing.length / 2)],
+      p90: drawing[Math.min(drawing.length - 1, Math.floor(0.9 * drawing.length))],
+      longest: drawing[drawing.length - 1],
+    } : null,
   };
 }
 
 async function main() {
-  const { seconds } = parseArguments(process.argv.slice(2));
+  const { seconds, after } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: SITE, csp: PAGE_CSP });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -76,15 +136,65 @@ async function main() {
   });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    // Times the page's own animation-frame callbacks (the bench's frame counter excepted).
+    await page.addInitScript(() => {
+      const request = globalThis.requestAnimationFrame.bind(globalThis);
+      globalThis.pageFrameCallbacks = [];
+      globalThis.requestAnimationFrame = (callback) => request((time) => {
+        const start = performance.now();
+        try {
+          callback(time);
+        } finally {
+          if (!callback.notThePage) globalThis.pageFrameCallbacks.push(performance.now() - start);
+        }
+      });
+      // Times each handler of a worker's messages, reading the message's data included.
+      globalThis.workerMessages = [];
+      const listen = Worker.prototype.addEventListener;
+      Worker.prototype.addEventListener = function timed(type, listener, options) {
+        if (type !== 'message' || typeof listener !== 'function') return listen.call(this, type, listener, options);
+        return listen.call(this, type, (event) => {
+          const start = performance.now();
+          try {
+            listener(event);
+          } finally {
+            globalThis.workerMessages.push({ type: String(event.data?.type), ms: performance.now() - start });
+          }
+        }, options);
+      };
+    });
     await page.goto(`${server.url}training.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => document.getElementById('trainer')?.view, null, { timeout: 120_000 });
     const inWorker = await page.evaluate(() => document.getElementById('trainer').run.inWorker);
-    console.log(`training page, ${seconds} s per speed (long task: over 50 ms), steps taken ${inWorker ? 'in a worker' : 'on the page'}`);
-    console.log('speed    steps/s  frames/s  long tasks  longest (ms)');
+    const load = () => os.loadavg().map((n) => n.toFixed(2)).join(', ');
+    console.log(`training page, ${seconds} s per speed${after ? ` from step ${after}` : ''} (long task: over 50 ms), steps taken ${inWorker ? 'in a worker' : 'on the page'}`);
+    console.log(`load average (1, 5, 15 min) before: ${load()}; ${os.cpus().length} CPUs`);
+    console.log('speed    steps/s  frames/s  fps median  fps p90  long tasks  longest (ms)  last step');
+    const causes = [];
+    const drawings = [];
     for (const speed of ['slow', 'steady', 'fast']) {
-      const r = await page.evaluate(measure, { speed, seconds });
+      const r = await page.evaluate(measure, { speed, seconds, after });
       console.log(`${speed.padEnd(8)} ${(r.steps / r.elapsed).toFixed(1).padStart(7)}  ${(r.frames / r.elapsed).toFixed(1).padStart(8)}  `
-        + `${String(r.longTasks).padStart(10)}  ${r.longest.toFixed(0).padStart(12)}`);
+        + `${r.fpsMedian.toFixed(1).padStart(10)}  ${r.fpsP90.toFixed(1).padStart(7)}  `
+        + `${String(r.longTasks).padStart(10)}  ${r.longest.toFixed(0).padStart(12)}  ${String(r.latest).padStart(9)}`);
+      if (r.where) causes.push([speed, r.where]);
+      if (r.drawing) drawings.push([speed, r.drawing, r.messages]);
+    }
+    console.log(`load average after: ${load()}`);
+    console.log('the page\'s animation-frame callbacks (drawing a step): count, median, p90, longest (ms)');
+    for (const [speed, d] of drawings) {
+      console.log(`  ${speed.padEnd(8)} ${String(d.count).padStart(5)}  ${d.median.toFixed(1).padStart(6)}  ${d.p90.toFixed(1).padStart(6)}  ${d.longest.toFixed(1).padStart(6)}`);
+    }
+    console.log('the page\'s handlers of the worker\'s messages, by type: count, mean, longest (ms)');
+    for (const [speed, , messages] of drawings) {
+      const kinds = Object.entries(messages).map(([type, m]) => `${type} ${m.count}, ${(m.total / m.count).toFixed(1)}, ${m.longest.toFixed(1)}`);
+      console.log(`  ${speed.padEnd(8)} ${kinds.join('; ')}`);
+    }
+    for (const [speed, where] of causes) {
+      const ranked = Object.entries(where).filter(([, ms]) => ms >= 1).sort((a, b) => b[1] - a[1]).slice(0, 5);
+      if (ranked.length === 0) continue;
+      console.log(`long animation frames at ${speed}, where the time went:`);
+      for (const [cause, ms] of ranked) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${cause}`);
     }
   } finally {
     await browser.close();

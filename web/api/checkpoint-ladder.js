@@ -6,7 +6,7 @@
 // first, so step 0 is always kept). When keeping one would hold more than `cap`, k doubles and
 // the checkpoints off the new spacing are released. So at most `cap` are held, they sit at
 // 0, k, 2k, … up to the latest step, any step s is at most k − 1 steps past the checkpoint at
-// ⌊s / k⌋ · k, and k stays below 2 · (latest step) / cap once it has doubled: replaying to any
+// ⌊s / k⌋ · k, and k is at most 2 · (latest step) / cap once it has doubled: replaying to any
 // step of an N-step run takes fewer than max(1, 2N / cap) steps, while memory holds `cap`
 // checkpoints however long the run.
 

@@ -61,7 +61,13 @@ export class AttentionLossCurveElement extends TrainingPiece {
   draw({ view, run }) {
     const { history, state } = run;
     const { unigram, bigram } = state.baselines;
-    if (!this.#plot || this.#history !== history) this.#create(run);
+    // One plot for the element's life: a new run (a reset) only brings new data, so a reset
+    // costs the page no new canvas, axes and layout.
+    if (!this.#plot) this.#create();
+    if (this.#history !== history) {
+      this.#history = history;
+      this.#count = -1;
+    }
     this.#shownStep = view.step;
     if (history.length !== this.#count) {
       this.#count = history.length;
@@ -83,10 +89,7 @@ export class AttentionLossCurveElement extends TrainingPiece {
     this.#holder.setAttribute('aria-label', `Loss curve. ${text}`);
   }
 
-  #create(run) {
-    this.#plot?.destroy();
-    this.#history = run.history;
-    this.#count = -1;
+  #create() {
     const c = this.#colours();
     const axis = { stroke: c.text, grid: { stroke: c.rule, width: 1 }, ticks: { stroke: c.rule, width: 1 } };
     const series = [
