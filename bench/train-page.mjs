@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Whether training keeps the training page responsive: in headless Chromium, the page trains
-// for a few seconds at each speed while a PerformanceObserver counts long tasks (over 50 ms)
-// and requestAnimationFrame times every frame; it prints steps per second, frames per second
-// (the median and the 90th percentile of the frame intervals, as frames per second: the p90 is
-// the slow end), the long tasks and the longest, and where the long animation frames spent
+// for a few seconds at each speed (and, first, stays idle as long, for the long tasks the
+// machine gives a page that does nothing) while a PerformanceObserver counts long tasks (over
+// 50 ms) and requestAnimationFrame times every frame. It prints steps per second, frames per
+// second (the median and the 90th percentile of the frame intervals, as frames per second: the
+// p90 is the slow end), the long tasks and the longest; where the long animation frames spent
 // their time (Chromium's Long Animation Frames: each script's entry point and source, and the
-// style, layout and paint after it) and how long the page's own animation-frame callbacks (the
-// trainer drawing a step: the curve, the weights, the grid) and its handlers of the worker's
-// messages (reading a message's data included), by message type. With --after N the run is first trained to step N, so a
-// long run's drawing is measured too. The machine's load average is printed with the figures.
-// It prints figures and asserts nothing (the machine's load decides them).
+// style, layout and paint after it); and how long the page's own animation-frame callbacks
+// (the trainer drawing a step: the curve, the weights, the grid) and its handlers of the
+// worker's messages (reading a message's data included) took. With --after N the run is first
+// trained to step N, so a long run's drawing is measured too. The machine's load average is
+// printed with the figures. It prints figures and asserts nothing (the load decides them).
 //
 //   node bench/train-page.mjs [--seconds S] [--after N]
 //
@@ -47,7 +48,8 @@ async function measure({ speed, seconds, after }) {
     await trainer.stepOnce();
   }
   const select = trainer.shadowRoot.querySelector('select');
-  select.value = speed;
+  // 'idle': the page loaded and not training, for the machine's own long tasks.
+  if (speed !== 'idle') select.value = speed;
   const longTasks = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) longTasks.push(entry.duration);
@@ -85,7 +87,7 @@ async function measure({ speed, seconds, after }) {
   globalThis.workerMessages.length = 0;
   const firstStep = trainer.run.latest.step;
   const start = performance.now();
-  trainer.play();
+  if (speed !== 'idle') trainer.play();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   await trainer.pause();
   const elapsed = (performance.now() - start) / 1000;
@@ -172,7 +174,7 @@ async function main() {
     console.log('speed    steps/s  frames/s  fps median  fps p90  long tasks  longest (ms)  last step');
     const causes = [];
     const drawings = [];
-    for (const speed of ['slow', 'steady', 'fast']) {
+    for (const speed of ['idle', 'slow', 'steady', 'fast']) {
       const r = await page.evaluate(measure, { speed, seconds, after });
       console.log(`${speed.padEnd(8)} ${(r.steps / r.elapsed).toFixed(1).padStart(7)}  ${(r.frames / r.elapsed).toFixed(1).padStart(8)}  `
         + `${r.fpsMedian.toFixed(1).padStart(10)}  ${r.fpsP90.toFixed(1).padStart(7)}  `
