@@ -3,11 +3,17 @@
 
 export { createAttention } from './attention-explainer.js';
 
-/** One recorded step of a training run. */
-export interface TrainingStep {
+/** What a run keeps of every step: its losses (the curve's points). */
+export interface TrainingLosses {
   step: number;
   loss: number;
   heldOutLoss: number | null;
+}
+
+/** A step's snapshot: its losses, its parameters' digest and the heads' weights. */
+export interface TrainingStep extends TrainingLosses {
+  /** attention.trainer().state().parameter_digest at this step: equal digests, equal parameters. */
+  digest: string;
   /** Per head: d_model rows of head_dim numbers. */
   w_q: number[][][];
   w_k: number[][][];
@@ -21,11 +27,16 @@ export interface TrainingStep {
 
 /**
  * The run an <attention-trainer> owns. Its steps are taken in a module Web Worker (or, where
- * none can start, on the page in slices of 12 ms); the page keeps every step's record.
+ * none can start, on the page in slices of 12 ms); the page keeps every step's losses, and the
+ * snapshots of the latest 64 steps and of the last 8 fetched.
  */
 export interface TrainingRun {
-  readonly history: TrainingStep[];
+  readonly history: TrainingLosses[];
   readonly latest: TrainingStep;
+  /** Step `step`'s snapshot when the page holds it, else null. */
+  snapshot(step: number): TrainingStep | null;
+  /** Step `step`'s snapshot, replayed in the worker from its nearest checkpoint when not held. */
+  fetchSnapshot(step: number): Promise<TrainingStep>;
   /** attention.trainer().state() without the parameters, kept up to date at each step. */
   readonly state: Record<string, unknown>;
   readonly sentence: string[];
@@ -57,7 +68,8 @@ export interface AttentionTrainerElement extends HTMLElement {
   pause(): Promise<void>;
   stepOnce(): Promise<void>;
   reset(): Promise<void>;
-  scrubTo(index: number): void;
+  /** Shows step `step`; one the page no longer holds is shown once the worker has replayed it. */
+  scrubTo(step: number): void;
   /** Resolves to false (and the message shown) when the sentence is refused; nothing else changes. */
   setSentence(text: string): Promise<boolean>;
   /** False (and the message shown) when the learning rate is refused; nothing else changes. */
