@@ -10,7 +10,7 @@
 // step of an N-step run takes fewer than max(1, 2N / cap) steps, while memory holds `cap`
 // checkpoints however long the run.
 
-/** Checkpoints the training engine keeps by default (each a trainer fork, about 40 kB). */
+/** Checkpoints the training engine keeps by default (each a trainer fork, about 90 kB by default). */
 export const DEFAULT_CHECKPOINT_CAP = 64;
 
 export class CheckpointLadder {

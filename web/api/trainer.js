@@ -72,7 +72,8 @@ function trainerInSlot(core, id, { toJson, unwrap }) {
      * An independent trainer with this one's parameters, optimiser state (Adam's moments and
      * settings) and step: stepping it gives, bit for bit, what stepping this one would, and
      * leaves this one as it is. A fork kept as a checkpoint holds the parameters, a gradient
-     * buffer and Adam's two moments (about 40 kB for the default model), nothing per sentence.
+     * buffer, Adam's two moments and its copy of the corpus (about 90 kB for the default model),
+     * but no per-sentence activations.
      * Dispose of it like any trainer.
      */
     fork() {
