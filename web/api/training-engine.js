@@ -1,6 +1,6 @@
-// The training engine: one run of the trainer (training-run.js) driven by
-// messages, with no DOM, so that the same code trains inside a Web Worker (training-worker.js)
-// or, where no worker can start, on the page in short slices (training-channel.js).
+// The training engine: one run of the trainer (training-run.js) driven by messages, with no
+// DOM, so that the same code trains inside a Web Worker (training-worker.js) or, where no worker
+// can start, on the page in short slices (training-channel.js).
 //
 // Work happens in turns of at most `budget` milliseconds (the optimiser steps of a playing run,
 // then queued jobs: a measurement of the held-out sentences, a replay), and every turn ends by
@@ -15,8 +15,8 @@
 // Messages in (each names its run, a number the caller picks; a message of an older run is
 // ignored): start { options, sentence }, play { speed }, pause, step, sentence { id, text },
 // rate { id, text }, measure { id, step, sentences }, snapshot { id, step }, attend { id, words },
-// train { id, steps }, dispose. Messages out: started { state, snapshot, notice }, steps { snapshots, state, stopped },
-// paused { step }, reply { id, ok, value | message, vocabulary }.
+// train { id, steps }, dispose. Messages out: started { state, snapshot, notice }, steps
+// { snapshots, state, stopped }, paused { step }, reply { id, ok, value | message, vocabulary }.
 
 import { DEFAULT_SENTENCE, TrainingInputError, TrainingRun, snapshotOf } from './training-run.js';
 import { CheckpointLadder, DEFAULT_CHECKPOINT_CAP } from './checkpoint-ladder.js';
