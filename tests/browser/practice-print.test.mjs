@@ -22,8 +22,9 @@ import {
 
 const TEST_TIMEOUT = 90_000;
 const SEED = 7;
-const LINK = `#round=all&round_seed=${SEED}`;
-const TOKENS = ['the', 'cat', 'sat'];  // the rounds' first words (page-state.js NEW_TOKEN_WORDS)
+const LEVEL = 'hard';  // four tokens: the widest tables a round prints
+const LINK = `#round=all&round_seed=${SEED}&level=${LEVEL}`;
+const TOKENS = ['the', 'cat', 'sat', 'on'];  // the rounds' first words (page-state.js NEW_TOKEN_WORDS)
 // Margins of 15 mm: A4's printable width is 180 mm, 680 CSS px; Letter's (8.5 in) is wider.
 const MARGIN = { top: '15mm', bottom: '15mm', left: '15mm', right: '15mm' };
 const A4_PRINTABLE_PX = Math.floor(((210 - 30) / 25.4) * 96);
@@ -71,7 +72,7 @@ describe('a practice link printed from part one', { timeout: TEST_TIMEOUT }, () 
   it('prints the worksheet and, on request, its answer key, checked against float64', async () => {
     const { page } = opened;
     await page.waitForFunction(() => document.documentElement.dataset.printWorksheet === 'worksheet', undefined, { timeout: 30_000 });
-    const input = roundInputsF64(SEED);
+    const input = roundInputsF64(SEED, LEVEL);
     const steps = headStepsF64(input);
     const ids = roundBlankIdsF64('all', steps);
     const d = input.q[0].length;

@@ -50,11 +50,13 @@ table.worksheet-table td.blank { padding: 0.2em 0.3em; }
     color: #000000; background: #ffffff; font-size: 10pt;
   }
   .worksheet { max-width: none; }
-  .table-scroll { overflow: visible; }
+  /* Static on paper: a positioned region is painted after the prose around it, which puts
+     its text out of reading order in the PDF (a reader copying or a screen reader meets it so). */
+  .table-scroll { overflow: visible; position: static; }
   table.matrix { break-inside: avoid; }
   table.matrix td, table.matrix th { padding: 0.25em 0.5em; }
   table.matrix td.masked, table.matrix td.masked .value { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-  .worksheet-step h3, .instruction { break-after: avoid; }
+  .worksheet-step h3, .instruction { break-after: avoid; break-inside: avoid; }
   .blank-box { border: 1.5pt solid #000000; min-width: 10ch; min-height: 2.6em; }
   .answer-key { border-left: 2pt solid #000000; background: none; }
   .answer { break-inside: avoid; }
