@@ -24,13 +24,26 @@ definePracticeElements();
 const namesExercise = (hash) => hash.replace(/^#/u, '').split('&')
   .some((part) => PRACTICE_KEYS.includes(part.split('=')[0]));
 
-function refuse(text) {
+// The box's message; an alert only while it says something (an empty one would be a second
+// alert on the page beside the walkthrough's own).
+function say(text) {
   problemBox.textContent = text;
-  problemBox.hidden = false;
+  problemBox.hidden = text === '';
+  if (text === '') problemBox.removeAttribute('role');
+  else problemBox.setAttribute('role', 'alert');
+}
+
+// No worksheet: nothing to print but the page itself.
+function dropWorksheet() {
   controls.hidden = true;
   worksheet?.remove();
   worksheet = null;
   delete page.documentElement.dataset.printWorksheet;
+}
+
+function refuse(text) {
+  say(text);
+  dropWorksheet();
 }
 
 // The element's attributes for the exercise: the round's, or the blanks and the walkthrough's
@@ -59,7 +72,6 @@ function showExercise() {
   if (!namesExercise(hash)) {
     box.hidden = true;
     refuse('');
-    problemBox.hidden = true;
     return;
   }
   box.hidden = false;
@@ -79,11 +91,11 @@ function showExercise() {
   element.classList.toggle('folded', showButton.getAttribute('aria-expanded') !== 'true');
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   if (linkAnswers) element.setAttribute('answers', '');
-  problemBox.hidden = true;
-  controls.hidden = false;
-  if (worksheet) worksheet.replaceWith(element);
-  else box.append(element);
+  say('');
+  dropWorksheet();
+  box.append(element);
   worksheet = element;
+  controls.hidden = false;
 }
 
 box.addEventListener(WORKSHEET_EVENT, (event) => {
