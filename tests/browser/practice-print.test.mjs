@@ -5,7 +5,8 @@
 // step's instruction, the blanks, no answer on the worksheet and every answer with its working
 // in the key. A4 and Letter, no table wider than the printable width, no navigation or control
 // on paper; on screen axe-core in light and dark, the strict CSP, 360 px and the keyboard. A
-// malformed link is refused with the link module's message and prints no worksheet.
+// malformed link is refused with the link module's message and prints no worksheet; a cell the
+// worksheet cannot print, with the element's.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -214,5 +215,14 @@ describe('a practice link printed from part one', { timeout: TEST_TIMEOUT }, () 
     const { text } = await pdfText(await printPdf(page, 'A4'));
     assert.ok(!/WORKSHEET|ANSWER KEY/u.test(text), 'no worksheet on paper');
     assert.ok(!text.includes(problem), 'the message is not printed either');
+
+    // A well-formed link the worksheet cannot print (a cell of part two's) is refused by the
+    // element, naming the attribute, and again no worksheet is left to print.
+    await page.evaluate(() => { window.location.hash = '#practice=flash-max:0.0'; });
+    await page.waitForFunction(() => /could not be made/u.test(document.querySelector('.practice-print-problem').textContent));
+    assert.match(await alert.textContent(), /practice: flash-max cells are part two's/u);
+    assert.equal(await alert.getAttribute('role'), 'alert');
+    assert.equal(await page.locator('attention-worksheet').count(), 0);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.printWorksheet), undefined);
   });
 });
