@@ -67,8 +67,11 @@ function exerciseAttributes(settings, rest) {
   return { attributes };
 }
 
+let shownHash = null;  // the hash the box was last drawn for
+
 function showExercise() {
   const hash = page.location.hash;
+  shownHash = hash;
   if (!namesExercise(hash)) {
     box.hidden = true;
     refuse('');
@@ -131,5 +134,24 @@ showButton.addEventListener('click', () => {
 
 // After printing, the worksheet returns to what the link asked for.
 page.defaultView.addEventListener('afterprint', () => worksheet?.toggleAttribute('answers', linkAnswers));
-page.defaultView.addEventListener('hashchange', showExercise);
+// The page writes its own changes into the hash with the History API, which fires no event:
+// after a reader's click, change or edit (and before printing) the hash is read again, so the
+// box and the paper follow the exercise and the inputs the link now names.
+const followHash = () => {
+  if (page.location.hash !== shownHash) showExercise();
+};
+let followQueued = false;
+for (const type of ['click', 'change', 'input']) {
+  page.addEventListener(type, () => {
+    if (followQueued) return;
+    followQueued = true;
+    page.defaultView.requestAnimationFrame(() => {
+      followQueued = false;
+      followHash();
+    });
+  });
+}
+page.defaultView.addEventListener('beforeprint', followHash);
+page.defaultView.addEventListener('hashchange', followHash);
+page.defaultView.addEventListener('popstate', followHash);
 showExercise();

@@ -224,5 +224,13 @@ describe('a practice link printed from part one', { timeout: TEST_TIMEOUT }, () 
     assert.equal(await alert.getAttribute('role'), 'alert');
     assert.equal(await page.locator('attention-worksheet').count(), 0);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.printWorksheet), undefined);
+
+    // The page writes a reader's changes with the History API (no hashchange): after the next
+    // click the box follows the exercise the address now names.
+    await page.evaluate(() => window.history.replaceState(null, '', '#practice=scores:1'));
+    await page.locator('h1').click();
+    await page.waitForFunction(() => document.querySelector('attention-worksheet')?.layout?.blankCount === 2, undefined, { timeout: 10_000 });
+    assert.equal(await alert.isVisible(), false);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.printWorksheet), 'worksheet');
   });
 });
