@@ -130,7 +130,7 @@ describe('a practice link printed from part one', { timeout: TEST_TIMEOUT }, () 
         tables: tables.length,
         overflowing: tables.filter((table) => table.getBoundingClientRect().right > right + 0.5).map((t) => t.dataset.table),
         breaking: tables.filter((table) => getComputedStyle(table).breakInside !== 'avoid').length,
-        border: getComputedStyle(host.shadowRoot.querySelector('.blank-box')).borderTopColor,
+        border: getComputedStyle(host.shadowRoot.querySelector('.write-in-box')).borderTopColor,
         pageWidth: document.documentElement.scrollWidth,
       };
     });

@@ -3,7 +3,8 @@
 // and the print: black on white, borders that survive a black-and-white printer, no table cut
 // in two by a page break, every table at full width (no scrolling region on paper). Colours
 // on screen come from the same --attention-* custom properties as the other elements, so a
-// host page themes it alike (dark mode included).
+// host page themes it alike (dark mode included). A box to write in is a "write-in", not a
+// "blank": the shared sheet styles the interactive blank (an input with its buttons) by that name.
 
 import { styleAdopter } from '../element-styles.js';
 
@@ -23,16 +24,16 @@ const CSS = `
 .worksheet-tables { display: flex; flex-wrap: wrap; gap: 0.8em 1.6em; align-items: flex-start; }
 .worksheet-tables > * { min-width: 0; max-width: 100%; }
 
-table.worksheet-table td.blank { padding: 0.2em 0.3em; }
-.blank-box {
+table.worksheet-table td.write-in { padding: 0.2em 0.3em; }
+.write-in-box {
   position: relative; display: inline-block; box-sizing: border-box;
   min-width: 9ch; min-height: 2.2em; padding: 0.75em 0.35em 0.15em;
   border: 1.5px solid var(--text); border-radius: 2px; background: var(--paper); text-align: right;
 }
-.blank-number {
+.write-in-number {
   position: absolute; top: 0.1em; left: 0.3em; font-size: 0.7em; line-height: 1; color: var(--muted);
 }
-.answered .blank-box { border-style: dashed; }
+.answered .write-in-box { border-style: dashed; }
 .answered .value { font-weight: 700; }
 
 .answer-key {
@@ -57,7 +58,7 @@ table.worksheet-table td.blank { padding: 0.2em 0.3em; }
   table.matrix td, table.matrix th { padding: 0.25em 0.5em; }
   table.matrix td.masked, table.matrix td.masked .value { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
   .worksheet-step h3, .instruction { break-after: avoid; break-inside: avoid; }
-  .blank-box { border: 1.5pt solid #000000; min-width: 10ch; min-height: 2.6em; }
+  .write-in-box { border: 1.5pt solid #000000; min-width: 10ch; min-height: 2.6em; }
   .answer-key { border-left: 2pt solid #000000; background: none; }
   .answer { break-inside: avoid; }
 }

@@ -13,11 +13,11 @@ function headerCell(doc, text, scope) {
 
 // A blank: a box with its number, empty on the worksheet; filled with the value in the key.
 function blankCell(doc, cell) {
-  const td = element(doc, 'td', cell.answer === undefined ? 'num blank' : 'num blank answered');
+  const td = element(doc, 'td', cell.answer === undefined ? 'num write-in' : 'num write-in answered');
   td.dataset.blank = String(cell.blank);
   td.dataset.cell = cell.id;
-  const box = element(doc, 'span', 'blank-box');
-  box.append(element(doc, 'span', 'blank-number', String(cell.blank)));
+  const box = element(doc, 'span', 'write-in-box');
+  box.append(element(doc, 'span', 'write-in-number', String(cell.blank)));
   if (cell.answer === undefined) {
     box.append(visuallyHidden(doc, ` blank ${cell.blank}, to work out`));
   } else {
