@@ -45,7 +45,9 @@ function drawRow(doc, row) {
 /** One table of the layout, in a scrolling region on a narrow screen (the print shows it whole). */
 export function drawTable(doc, spec) {
   const table = element(doc, 'table', 'matrix worksheet-table');
-  table.dataset.table = spec.name;
+  // Named apart from the walkthrough's tables (data-table="q"), which a page or a test may look
+  // up by name through the open shadow roots.
+  table.dataset.table = `worksheet-${spec.name}`;
   table.setAttribute('part', 'table');
   table.append(element(doc, 'caption', undefined, spec.caption));
   const head = element(doc, 'thead');
