@@ -39,7 +39,9 @@ const SITE = path.join(repoRoot, 'site');
 const WEB = path.join(repoRoot, 'web');
 
 // The public entry modules of web/ (what an author's page names in a script tag).
-const WEB_ENTRIES = ['attention-explainer.js', 'attention-sequel-elements.js', 'attention-training-elements.js'];
+const WEB_ENTRIES = [
+  'attention-explainer.js', 'attention-sequel-elements.js', 'attention-training-elements.js', 'attention-practice-elements.js',
+];
 // Loaded on first use and never inlined: relative to web/, kept at the same place.
 const LAZY_MODULES = [
   'api/core-loader.js', 'api/attention-tracer.js', 'api/trainer.js', 'api/training-channel.js', 'api/training-worker.js',

@@ -143,6 +143,25 @@ describe('attention-training-elements.d.ts', () => {
   });
 });
 
+describe('attention-practice-elements.d.ts', () => {
+  it('maps every practice element and declares every export of the module', async () => {
+    const practiceDeclarations = await read(packageDir, 'attention-practice-elements.d.ts');
+    const module = await import(pathToFileURL(join(packageDir, 'attention-practice-elements.js')).href);
+    const { PRACTICE_ELEMENTS } = await import('../../web/elements/practice/practice-elements.js');
+    const tagMap = /interface HTMLElementTagNameMap \{([\s\S]*?)\}/.exec(practiceDeclarations)?.[1] ?? '';
+    for (const [name, cls] of Object.entries(PRACTICE_ELEMENTS)) {
+      assert.match(tagMap, new RegExp(`'${name}': ${cls.name};`), name);
+      assert.match(practiceDeclarations, new RegExp(`export interface ${cls.name} extends HTMLElement`), cls.name);
+    }
+    for (const name of Object.keys(module)) {
+      assert.match(practiceDeclarations, new RegExp(`export (declare const|function|\\{) ?${name}\\b|export \\{ ${name} \\}`), `export ${name}`);
+    }
+    const pkg = JSON.parse(await read(packageDir, 'package.json'));
+    assert.deepEqual(pkg.exports['./practice-elements'], { types: './attention-practice-elements.d.ts', default: './attention-practice-elements.js' });
+    assert.ok(pkg.files.includes('practice/*.js'), 'the package carries web/practice/, which the element imports');
+  });
+});
+
 describe('authors.html', () => {
   it('documents every element and each of its attributes, with a snippet', () => {
     for (const [name, cls] of Object.entries(elements)) {
@@ -158,6 +177,18 @@ describe('authors.html', () => {
     const { TRAINING_ELEMENTS } = await import('../../web/elements/training/training-elements.js');
     assert.match(section('training'), /attention-training-elements\.js/);
     for (const [name, cls] of Object.entries(TRAINING_ELEMENTS)) {
+      const text = section(name);
+      assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
+      for (const attribute of cls.observedAttributes) {
+        assert.ok(text.includes(`<dt><code>${attribute}</code></dt>`), `${name}: attribute ${attribute} is documented`);
+      }
+    }
+  });
+
+  it('documents every practice element and each of its attributes, with a snippet', async () => {
+    const { PRACTICE_ELEMENTS } = await import('../../web/elements/practice/practice-elements.js');
+    assert.match(section('practice'), /attention-practice-elements\.js/);
+    for (const [name, cls] of Object.entries(PRACTICE_ELEMENTS)) {
       const text = section(name);
       assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
       for (const attribute of cls.observedAttributes) {
