@@ -61,3 +61,29 @@ export function checkAnswer(text, cell, answers) {
   if (!read.ok) return read;
   return { ok: true, ...judgeAnswer(read, value, decimals, { exact }) };
 }
+
+/**
+ * The blanks a page sets when pencil mode is switched on without a list: one cell of each
+ * step, in the order of the steps, in the last token's row (the row the walkthrough works out,
+ * so every one is on its tables): its score, scaled score, e^x and weight against the first
+ * token, the row's total, the first component of its weight × value on the first token and of
+ * out; and for the mask, the first cell the mask hides (its −∞ is the point), else the last
+ * row's first.
+ * @param {object} trace  run()'s answer
+ * @returns {{kind: string, index: number[]}[]}
+ */
+export function defaultBlankItems(trace) {
+  const last = trace.token_count - 1;
+  const row = trace.hidden.findIndex((cells) => cells.includes(true));
+  const hidden = row >= 0 ? [row, trace.hidden[row].indexOf(true)] : [last, 0];
+  return [
+    { kind: 'scores', index: [last, 0] },
+    { kind: 'scaled', index: [last, 0] },
+    { kind: 'masked', index: hidden },
+    { kind: 'exponentials', index: [last, 0] },
+    { kind: 'totals', index: [last] },
+    { kind: 'weights', index: [last, 0] },
+    { kind: 'mix', index: [last, 0, 0] },
+    { kind: 'out', index: [last, 0] },
+  ];
+}
