@@ -28,7 +28,7 @@ const tokensOf = (answers) => answers?.trace?.tokens ?? answers?.flash?.tokens ?
 /**
  * @param {{announce: (text: string) => void, onTally?: (text: string) => void}} options
  *        announce: says a verdict or a hint to screen readers (an aria-live region's text);
- *        onTally: the tally's text after every change
+ *        onTally: the tally's text after every change, and the number of blanks on screen
  */
 export function practiceView({ announce, onTally = () => {} }) {
   let answers = null;
@@ -43,7 +43,7 @@ export function practiceView({ announce, onTally = () => {} }) {
     return states.get(id);
   };
   const nameOf = (cell) => describeBlank(cell, tokensOf(answers));
-  const report = () => onTally(tallyText(tally, shown.length));
+  const report = () => onTally(tallyText(tally, shown.length), shown.length);
 
   function focusNext(after) {
     const start = shown.findIndex((entry) => entry.id === after);
@@ -168,6 +168,11 @@ export function practiceView({ announce, onTally = () => {} }) {
       tally = emptyTally();
       states = new Map();
       report();
+    },
+    /** Whether every blank laid is still on its table as laid (nothing was redrawn since). */
+    stillLaid() {
+      return shown.every((entry) => entry.td.isConnected
+        && (entry.view ? entry.td.dataset.blank === entry.id : entry.td.classList.contains('blank-solved')));
     },
     /** The input of the first open blank, for a round to start at. */
     firstOpen() {
