@@ -1,0 +1,121 @@
+// The `practice` attribute in Chromium, on a host page under the strict CSP: the cells it names
+// are blanks inside the elements' shadow roots; answers are judged against a float64 reference
+// computed here (right, rounded differently, off, refused); the mask's −∞ is the only right
+// masked score; hints and the tally work; verdicts are announced; a bad attribute is said naming
+// its item while the numbers are still shown; axe-core finds nothing in light and dark, and a
+// 360 px screen does not scroll sideways.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import { COLOUR_RULES, WCAG_TAGS, parsePrinted } from './browser-harness.mjs';
+import {
+  TEST_TIMEOUT, openHostPage, settlePage, startBrowserAndHost, stopBrowserAndHost,
+} from './embed-harness.mjs';
+import { referenceAttention } from './explore-harness.mjs';
+
+let browser;
+let server;
+before(async () => { ({ browser, server } = await startBrowserAndHost()); });
+after(async () => { await stopBrowserAndHost(browser, server); });
+
+// The fixture's own example (tests/browser/fixtures/practice.html).
+const PENCIL = {
+  tokens: ['I', 'am', 'here'],
+  q: [[1, 0, 0.5], [0, 1, 0.5], [1, 1, 0]],
+  k: [[0.5, 0, 1], [0, 1, -1], [1, -0.5, 0]],
+  v: [[1, 2, 3], [-1, 0, 1], [0.5, 0.5, -0.5]],
+};
+
+const rounded = (value, decimals) => (Math.round(value * 10 ** decimals) / 10 ** decimals).toFixed(decimals);
+
+describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
+  it('lays blanks in the elements, judges answers against the reference, and says a bad list', async () => {
+    const { page, record, cspViolations, close } = await openHostPage(browser, server.fixture('practice.html'),
+      { viewport: { width: 360, height: 740 } });
+    try {
+      await settlePage(page);
+      const inside = (id) => (selector) => page.locator(`#${id} ${selector}`);
+      const pencil = inside('pencil');
+      const ids = await pencil('input.blank-answer').evaluateAll((inputs) => inputs.map((input) => input.dataset.blank));
+      const weights = Array.from({ length: 9 }, (_, n) => `weights:${Math.floor(n / 3)}.${n % 3}`);
+      assert.deepEqual(ids, ['scores:1.0', 'scores:2.1', ...weights]);
+      const ref = referenceAttention(PENCIL);
+      const answer = async (id, text) => {
+        await pencil(`input.blank-answer[data-blank="${id}"]`).fill(text);
+        await pencil(`input.blank-answer[data-blank="${id}"]`).press('Enter');
+      };
+      const verdict = (id) => pencil(`td[data-blank="${id}"] .blank-verdict`).textContent();
+      const announced = () => pencil('.practice-announcer').textContent();
+      const active = () => page.evaluate(() => document.getElementById('pencil').shadowRoot.activeElement?.dataset.blank ?? null);
+
+      // Right: the score to the three decimals the table prints; the value is shown again.
+      await answer('scores:1.0', rounded(ref.scores[1][0], 3));
+      const solved = pencil('table[data-table="scores"] td[data-row="1"][data-col="0"]');
+      assert.match(await solved.getAttribute('class'), /blank-solved/);
+      assert.ok(Math.abs(parsePrinted(await solved.locator('.value').textContent()) - ref.scores[1][0]) <= 0.5e-3 + 1e-6);
+      assert.match(await announced(), /^score of \u201cam\u201d against \u201cI\u201d, row 2, column 1: Right: /);
+      assert.equal(await active(), 'scores:2.1', 'the focus moves on to the next blank');
+
+      // Rounded differently: a weight to two decimals where the table prints four.
+      const w = ref.weights[2][1];
+      assert.ok(Math.abs(Number(rounded(w, 2)) - w) > 1e-4, 'the example\u2019s weight has more than two decimals');
+      await answer('weights:2.1', rounded(w, 2));
+      assert.match(await verdict('weights:2.1'), /^\u2248 Right, but rounded differently: you gave 2 decimals and the table prints 4/);
+      // Off: a tenth too low.
+      await answer('weights:1.1', (Number(rounded(ref.weights[1][1], 4)) - 0.1).toFixed(4));
+      const off = /^\u2717 Off: too low by (\d\.\d{4})\.$/u.exec(await verdict('weights:1.1'));
+      assert.ok(off && Math.abs(Number(off[1]) - 0.1) <= 1e-4 + 1e-6, await verdict('weights:1.1'));
+      // Refused: not a number, and not counted.
+      await answer('weights:2.0', '1+2');
+      assert.match(await verdict('weights:2.0'), /^\? .*work it out and type the value/u);
+      assert.match(await announced(), /work it out/);
+      // Three hint steps for a weight: e^x, the row's total, the division with the core's weight.
+      const hint = pencil('td[data-blank="weights:2.0"] .blank-hint');
+      for (let n = 0; n < 3; n += 1) await hint.click();
+      const steps = await pencil('td[data-blank="weights:2.0"] .blank-hints li').allTextContents();
+      assert.equal(steps.length, 3);
+      assert.ok(Math.abs(parsePrinted(/= (\S+)$/u.exec(steps[2])[1]) - ref.weights[2][0]) <= 0.5e-4 + 1e-6, steps[2]);
+      assert.equal(await hint.isDisabled(), true);
+      assert.equal(await pencil('.practice-tally').textContent(),
+        'Right at the first try: 1 of 11 \u00b7 hints used: 3 \u00b7 solved: 1 of 11 \u00b7 rounded differently at the first try: 1');
+
+      // <attention-step>: the article's masked score of "the" against "cat" is −∞, and 0 is off
+      // with the reason.
+      const step = inside('step-masked');
+      await step('input.blank-answer[data-blank="masked:0.1"]').fill('0');
+      await step('input.blank-answer[data-blank="masked:0.1"]').press('Enter');
+      assert.match(await step('td[data-blank="masked:0.1"] .blank-verdict').textContent(), /^\u2717 Off: the mask writes \u2212\u221e, not 0/);
+      await step('input.blank-answer[data-blank="masked:0.1"]').fill('-inf');
+      await step('input.blank-answer[data-blank="masked:0.1"]').press('Enter');
+      assert.equal(await step('input.blank-answer').count(), 0);
+      assert.equal(await step('td.blank-solved .value').textContent(), '\u2212\u221e');
+
+      // Bad lists: the item named, the numbers shown without blanks.
+      for (const [id, pattern] of [
+        ['past', /^<attention-explainer> practice: weights:9\.0 names no cell of this example\. The numbers are shown without blanks\.$/],
+        ['unknown', /^<attention-explainer> practice: "wieghts" is not a kind of cell; known: scores, .*The numbers are shown without blanks\.$/],
+      ]) {
+        assert.match(await inside(id)('.practice-message').textContent(), pattern, id);
+        assert.equal(await inside(id)('input.blank-answer').count(), 0, id);
+        const printed = await inside(id)('table[data-table="weights"] tbody td.num:not(.extra) .value').allTextContents();
+        assert.equal(printed.length, 4, `${id}: the article's weights are shown`);
+        assert.ok(printed.every((text) => text !== ''), id);
+      }
+
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(widths.scroll <= widths.client, `scrollWidth ${widths.scroll} > ${widths.client}`);
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        const axe = new AxeBuilder({ page });
+        const results = await (colorScheme === 'dark' ? axe.withRules(COLOUR_RULES) : axe.withTags(WCAG_TAGS)).analyze();
+        assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), [], colorScheme);
+      }
+      assert.deepEqual(await cspViolations(), []);
+      assert.deepEqual(record.pageErrors, []);
+      assert.deepEqual(record.errors, []);
+    } finally {
+      await close();
+    }
+  });
+});
