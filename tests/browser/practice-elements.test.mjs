@@ -27,6 +27,31 @@ const PENCIL = {
   v: [[1, 2, 3], [-1, 0, 1], [0.5, 0.5, -0.5]],
 };
 
+// FlashAttention's running figures in float64 from the tiles' layout and the answer's q and k
+// (its inputs): per tile in the order visited, per query, the max so far, the factor the sum
+// carried in is rescaled by, and the sum of e^(score − max) so far.
+function flashReference(f) {
+  const divisor = Math.sqrt(f.head_dim);
+  const max = Array(f.token_count).fill(-Infinity);
+  const sum = Array(f.token_count).fill(0);
+  return f.steps.map((step) => {
+    if (step.skipped) return null;
+    const figures = {};
+    for (let i = step.row_begin; i < step.row_end; i += 1) {
+      const scores = [];
+      for (let j = step.col_begin; j < step.col_end; j += 1) {
+        scores.push(f.mask === 'causal' && j > i ? -Infinity : f.q[i].reduce((s, x, c) => s + x * f.k[j][c], 0) / divisor);
+      }
+      const after = Math.max(max[i], ...scores);
+      const rescale = max[i] === -Infinity ? 0 : Math.exp(max[i] - after);
+      sum[i] = sum[i] * rescale + scores.reduce((s, x) => s + Math.exp(x - after), 0);
+      max[i] = after;
+      figures[i] = { max: after, rescale, sum: sum[i] };
+    }
+    return figures;
+  });
+}
+
 const rounded = (value, decimals) => (Math.round(value * 10 ** decimals) / 10 ** decimals).toFixed(decimals);
 
 describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
@@ -102,6 +127,31 @@ describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
         assert.equal(printed.length, 4, `${id}: the article's weights are shown`);
         assert.ok(printed.every((text) => text !== ''), id);
       }
+
+      // <attention-flash-tiles practice>: the last computed tile's last query, by hand.
+      const flash = inside('flash');
+      const tiles = await page.evaluate(() => document.getElementById('flash').result);
+      const tile = tiles.steps.findLastIndex((entry) => !entry.skipped);
+      const query = tiles.steps[tile].row_end - 1;
+      const expected = flashReference(tiles)[tile][query];
+      const flashIds = await flash('input.blank-answer').evaluateAll((inputs) => inputs.map((input) => input.dataset.blank));
+      assert.deepEqual(flashIds, ['flash-max', 'flash-rescale', 'flash-sum'].map((kind) => `${kind}:${tile}.${query}`));
+      const flashAnswer = async (kind, text) => {
+        await flash(`input.blank-answer[data-blank="${kind}:${tile}.${query}"]`).fill(text);
+        await flash(`input.blank-answer[data-blank="${kind}:${tile}.${query}"]`).press('Enter');
+        return flash(`td[data-blank="${kind}:${tile}.${query}"] .blank-verdict`).textContent().catch(() => null);
+      };
+      assert.match(await flashAnswer('flash-sum', (Number(rounded(expected.sum, 4)) + 0.5).toFixed(4)), /^✗ Off: too high by 0\.(4999|5000|5001)\.$/u);
+      assert.match(await flashAnswer('flash-rescale', 'e^-1'), /^\? /u);
+      await flash(`td[data-blank="flash-rescale:${tile}.${query}"] .blank-hint`).click();
+      assert.equal(await flash(`td[data-blank="flash-rescale:${tile}.${query}"] .blank-hints li`).count(), 1);
+      // Focusing a blank shows no working (it would give the answer).
+      await flash(`input.blank-answer[data-blank="flash-max:${tile}.${query}"]`).focus();
+      assert.doesNotMatch(await flash('.cell-working').first().textContent(), new RegExp(rounded(expected.max, 4).replace('.', '\\.')));
+      await flashAnswer('flash-max', rounded(expected.max, 4));
+      assert.equal(await flash(`input.blank-answer[data-blank="flash-max:${tile}.${query}"]`).count(), 0);
+      assert.ok(Math.abs(parsePrinted(await flash('td.blank-solved .value').textContent()) - expected.max) <= 0.5e-4 + 1e-6);
+      assert.equal(await flash('.practice-tally').textContent(), 'Right at the first try: 1 of 3 \u00b7 hints used: 1 \u00b7 solved: 1 of 3');
 
       const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       assert.ok(widths.scroll <= widths.client, `scrollWidth ${widths.scroll} > ${widths.client}`);

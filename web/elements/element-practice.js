@@ -5,7 +5,7 @@
 // are shown all the same. An empty attribute asks for one cell of each step (the page's default).
 
 import { ConfigError } from './element-config.js';
-import { defaultBlankItems, exerciseBlanks } from '../practice/exercise.js';
+import { defaultBlankItems, defaultFlashItems, exerciseBlanks } from '../practice/exercise.js';
 import { cellId, parseBlankList } from '../state/practice-hash.js';
 import { practiceView } from '../views/practice-view.js';
 import { visuallyHidden } from '../views/render-tables.js';
@@ -56,11 +56,12 @@ export class ElementPractice {
   /**
    * Lays the attribute's blanks on the tables now in `root`; call after the tables are drawn.
    * @param {string | null} attribute  the `practice` attribute's text
-   * @param {object} trace
-   * @param {ShadowRoot} root
+   * @param {object} trace  run()'s answer the tables show, or (with `source: 'flash'`) flashTiles()'
+   * @param {ShadowRoot | DocumentFragment} root
    * @param {string} host  the element's name, for its message ("<attention-explainer> practice: …")
+   * @param {{source?: 'trace' | 'flash'}} [options]
    */
-  lay(attribute, trace, root, host) {
+  lay(attribute, trace, root, host, { source = 'trace' } = {}) {
     if (attribute === null || !trace) {
       if (this.#laid) this.#view.clear();
       this.#laid = null;
@@ -68,8 +69,9 @@ export class ElementPractice {
     }
     let cells = [];
     try {
-      const items = attribute.trim() === '' ? defaultBlankItems(trace) : parseBlankList(attribute);
-      cells = exerciseBlanks({ blanks: items }, { trace });
+      const defaults = source === 'flash' ? defaultFlashItems : defaultBlankItems;
+      const items = attribute.trim() === '' ? defaults(trace) : parseBlankList(attribute);
+      cells = exerciseBlanks({ blanks: items }, { [source]: trace });
       this.#say(null);
     } catch (error) {
       if (!(error instanceof RangeError) && !(error instanceof ConfigError)) throw error;
@@ -79,7 +81,7 @@ export class ElementPractice {
     const key = cells.map(cellId).join(',');
     const fresh = this.#laid?.trace !== trace || this.#laid?.key !== key;
     if (!fresh && this.#view.stillLaid()) return;
-    this.#view.set(cells, { trace }, { fresh });
+    this.#view.set(cells, { [source]: trace }, { fresh });
     this.#view.lay(root);
     this.#laid = { trace, key };
   }

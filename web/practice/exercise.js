@@ -87,3 +87,17 @@ export function defaultBlankItems(trace) {
     { kind: 'out', index: [last, 0] },
   ];
 }
+
+/**
+ * The blanks a FlashAttention tile element sets for an empty `practice` attribute: the running
+ * max, the rescale and the running sum of the last query of the last tile computed (the tile
+ * where the most was carried in, so the rescale has work to do).
+ * @param {object} flash  flashTiles()' answer
+ * @returns {{kind: string, index: number[]}[]}
+ */
+export function defaultFlashItems(flash) {
+  const tile = flash.steps.findLastIndex((step) => !step.skipped);
+  if (tile < 0) return [];
+  const query = flash.steps[tile].row_end - 1;
+  return ['flash-max', 'flash-rescale', 'flash-sum'].map((kind) => ({ kind, index: [tile, query] }));
+}

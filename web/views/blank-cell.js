@@ -13,14 +13,20 @@ function cellIn(root, table, selector) {
   return root.querySelector(`table[data-table="${table}"]${selector}`);
 }
 
+// The columns of a FlashAttention tile's running figures (flash-view.js's RUNNING_COLUMNS:
+// tile max, m before, m after, rescale, l before, l after) that hold each kind.
+const FLASH_COLUMNS = Object.freeze({ 'flash-max': 2, 'flash-rescale': 3, 'flash-sum': 5 });
+
 /**
- * The table cell (<td>) that shows `cell` in `root` (a document or a shadow root), or null
- * when no table there shows it (the page works the softmax and the mix of one row only).
- * @param {Document | ShadowRoot | Element} root
+ * The table cell (<td>) that shows `cell` in `root` (a document, a shadow root or a fragment),
+ * or null when no table there shows it (the page works the softmax and the mix of one row only).
+ * @param {Document | ShadowRoot | DocumentFragment | Element} root
  * @param {{kind: string, index: (number|string)[]}} cell
+ * @param {import('../practice/practice-cells.js').SourceAnswers} [answers]  the flash kinds
+ *        need flashTiles()' answer: a tile's table has a row per query of that tile
  * @returns {HTMLTableCellElement | null}
  */
-export function findCell(root, { kind, index }) {
+export function findCell(root, { kind, index }, answers = {}) {
   const [a, b, c] = index;
   const at = (row, col) => `tbody td.num[data-row="${row}"][data-col="${col}"]:not(.extra)`;
   switch (kind) {
@@ -30,9 +36,11 @@ export function findCell(root, { kind, index }) {
     case 'totals': return cellIn(root, 'softmax', `[data-row="${a}"] tfoot td.num[data-col="1"]`);
     case 'mix': return cellIn(root, 'mix', `[data-row="${a}"] ${at(b, c)}`);
     case 'out': return cellIn(root, 'out', ` ${at(a, b)}`) ?? cellIn(root, 'mix', `[data-row="${a}"] tfoot td.num[data-col="${b}"]`);
-    case 'flash-max': case 'flash-rescale': case 'flash-sum':
-      return cellIn(root, `tile-${a}-running`, ` td.num[data-query="${b}"][data-figure="${kind.slice(6)}"]`);
-    case 'bill': return cellIn(root, 'bill', ` td.num[data-line="${a}"]`);
+    case 'flash-max': case 'flash-rescale': case 'flash-sum': {
+      const step = answers.flash?.steps?.[a];
+      if (!step || step.skipped) return null;
+      return cellIn(root, `tile-${a}-running`, ` ${at(b - step.row_begin, FLASH_COLUMNS[kind])}`);
+    }
     default: return null;
   }
 }

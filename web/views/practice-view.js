@@ -147,7 +147,7 @@ export function practiceView({ announce, onTally = () => {} }) {
       const missing = [];
       for (const cell of cells) {
         const id = cellId(cell);
-        const td = findCell(root, cell);
+        const td = findCell(root, cell, answers);
         if (!td) {
           missing.push(id);
           continue;

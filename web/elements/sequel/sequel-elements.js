@@ -18,6 +18,7 @@ import {
 import { SequelElement } from './sequel-element-base.js';
 import { AttentionKvCurveElement } from './kv-curve-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
+import { ElementPractice } from '../element-practice.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
 import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
@@ -82,7 +83,9 @@ export class AttentionVariantElement extends SequelElement {
 }
 
 export class AttentionFlashTilesElement extends SequelElement {
-  static observedAttributes = ['controls', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
+  static observedAttributes = ['controls', 'practice', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
+
+  #practice = null;
 
   get requestSpecs() {
     return REQUEST_ATTRIBUTES.flash;
@@ -92,8 +95,17 @@ export class AttentionFlashTilesElement extends SequelElement {
     return attention.flashTiles(requestFrom(REQUEST_ATTRIBUTES.flash, read));
   }
 
+  // With `practice`, the running figures it names are blanks of pencil mode, laid on the
+  // tables before they are shown.
   renderResult(doc, tiles) {
-    return renderFlashTiles(doc, this.workings, tiles);
+    const nodes = renderFlashTiles(doc, this.workings, tiles);
+    const practice = this.getAttribute('practice');
+    if (practice === null && !this.#practice) return nodes;
+    this.#practice ??= new ElementPractice(doc);
+    const drawn = doc.createDocumentFragment();
+    drawn.append(...nodes);
+    this.#practice.lay(practice, tiles, drawn, this.localName, { source: 'flash' });
+    return [...this.#practice.barFor(practice), ...drawn.childNodes];
   }
 
   controlSpecs(attention) {
