@@ -55,8 +55,8 @@ export function createPractice(doc, session) {
   fresh.type = 'button';
   const controls = element(doc, 'div', 'control-row practice-rounds');
   controls.append(labelled(doc, 'Round', round), labelled(doc, 'Level', level), fresh);
+  // Not a live region: each verdict is announced once, by the announcer below.
   const tally = element(doc, 'p', 'practice-tally');
-  tally.setAttribute('role', 'status');
   const message = element(doc, 'p', 'control-message practice-message');
   message.setAttribute('aria-live', 'polite');
   message.hidden = true;
@@ -192,7 +192,8 @@ export function createPractice(doc, session) {
     /** The exercise's part of the link ("" when off). */
     hashPart() {
       if (!exercise.on) return '';
-      return formatPracticeHash({ blanks: exercise.blanks, round: exercise.round, seed: exercise.seed, level: exercise.level });
+      const { blanks, round: name, seed, level: chosen, answerKey } = exercise;
+      return formatPracticeHash({ blanks, round: name, seed, level: chosen, answerKey });
     },
     /** Whether a round fixes the numbers (the link then carries none of the page's). */
     get inRound() {

@@ -22,8 +22,10 @@ export function createShare(doc, session, practice) {
   const view = doc.defaultView;
   const message = doc.getElementById('link-problem');
 
-  // A refused practice part is said with whatever the rest of the link gives.
+  // A refused practice part is said with whatever the rest of the link gives; a refused page
+  // part stays said when a round's numbers are shown instead.
   let practiceProblem = null;
+  let pageRefused = false;
   const say = (text) => {
     const shown = [text, practiceProblem].filter(Boolean).join(' ');
     message.textContent = shown;
@@ -54,6 +56,7 @@ export function createShare(doc, session, practice) {
 
   function pageStateFromHash(rest, hash) {
     const { settings, problem, empty } = parseStateHash(rest);
+    pageRefused = Boolean(problem);
     if (problem) {
       ignored(problem);
       return null;
@@ -77,7 +80,7 @@ export function createShare(doc, session, practice) {
     if (wanted) {
       const problem = session.propose(wanted, { history: 'none', origin });
       if (!problem) {
-        say(null);
+        if (!pageRefused) say(null);
         return true;
       }
       ignored(problem);

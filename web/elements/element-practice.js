@@ -25,7 +25,6 @@ export class ElementPractice {
     this.#bar.setAttribute('part', 'practice');
     this.#tally = doc.createElement('p');
     this.#tally.className = 'practice-tally';
-    this.#tally.setAttribute('role', 'status');
     this.#message = doc.createElement('p');
     this.#message.className = 'message practice-message';
     this.#message.setAttribute('role', 'alert');
