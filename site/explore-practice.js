@@ -96,7 +96,7 @@ export function createPractice(doc, session) {
 
   // Proposes a round's numbers; the change event lays its blanks.
   function startRound(settings) {
-    exercise = { on: true, ...settings };
+    exercise = { ...settings, on: true };
     sync();
     const problem = session.propose(roundState(exercise, session.state), { origin: 'practice' });
     if (problem) say(problem);
@@ -120,8 +120,9 @@ export function createPractice(doc, session) {
     }
     startRound({ round: round.value, seed: exercise.seed ?? session.state.seed, level: level.value });
   });
-  level.addEventListener('change', () => startRound({ round: exercise.round, seed: exercise.seed, level: level.value }));
-  fresh.addEventListener('click', () => startRound({ round: exercise.round, seed: (exercise.seed + 1) % 2 ** 32, level: exercise.level }));
+  // Another level or new numbers keep the round and a teacher's list of blanks, if it had one.
+  level.addEventListener('change', () => startRound({ ...exercise, level: level.value }));
+  fresh.addEventListener('click', () => startRound({ ...exercise, seed: (exercise.seed + 1) % 2 ** 32 }));
 
   // Lays the exercise on the tables. `redrawn`: the numbers changed (the tables were drawn
   // again), so the blanks are laid afresh and the tally starts again.
@@ -132,12 +133,12 @@ export function createPractice(doc, session) {
       laid = null;
       return;
     }
-    // A round whose numbers the reader changed is over: its blanks stay, as a list.
+    // A round whose numbers the reader changed is over: its blanks stay, as a list (the link
+    // written for the change says so).
     if (exercise.round !== undefined && !sameInput(session.state, roundState(exercise, session.state))) {
       const cells = exercise.blanks ?? laid?.cells ?? [];
       exercise = { on: true, blanks: cells };
       sync();
-      onChange();
     }
     if (exercise.blanks === undefined && exercise.round === undefined) exercise.blanks = defaultBlankItems(trace);
     let cells;

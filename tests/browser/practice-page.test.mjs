@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { TEST_TIMEOUT, readExample, referenceAttention, startExploring } from './explore-harness.mjs';
+import { TEST_TIMEOUT, cellInput, readExample, referenceAttention, startExploring } from './explore-harness.mjs';
 import { COLOUR_RULES, WCAG_TAGS, parsePrinted } from './browser-harness.mjs';
 import { gridValues } from '../support/seeded-random.mjs';
 
@@ -215,6 +215,12 @@ describe('pencil mode on part one', { timeout: TEST_TIMEOUT * 2 }, () => {
       const hard = await readExample(page);
       assert.deepEqual({ q: hard.q, k: hard.k, v: hard.v }, roundNumbers(2, { tokens: 4, min: -2, max: 2, decimals: 2 }));
       assert.equal((await blankIds(page)).length, 16);
+      // Editing a number ends the round: its blanks stay, as a list, on the reader's numbers.
+      await cellInput(page, 'q', 0, 0).fill('0.5');
+      await page.waitForFunction(() => location.hash.includes('practice=') && !location.hash.includes('round='));
+      assert.match(await page.evaluate(() => location.hash), /&practice=scores:0\.0,scores:0\.1,/u);
+      assert.equal((await blankIds(page)).length, 16);
+      assert.equal(await page.inputValue('.practice-round'), '');
     } finally {
       await close();
     }
