@@ -153,6 +153,24 @@ describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
       assert.ok(Math.abs(parsePrinted(await flash('td.blank-solved .value').textContent()) - expected.max) <= 0.5e-4 + 1e-6);
       assert.equal(await flash('.practice-tally').textContent(), 'Right at the first try: 1 of 3 \u00b7 hints used: 1 \u00b7 solved: 1 of 3');
 
+      // <attention-kv-bill practice>: exact whole bytes from the model's shape, worked here.
+      const bill = inside('bill');
+      const model = await page.evaluate(() => document.getElementById('bill').result.model);
+      assert.equal(model.kv_bits, null);
+      const perToken = 2 * model.n_kv_heads * model.head_dim * model.dtype_bytes * model.layers;
+      const cache = perToken * model.context_length * model.batch;
+      assert.deepEqual([model.context_length, model.batch], [2048, 4]);
+      const billAnswer = async (line, text) => {
+        await bill(`input.blank-answer[data-blank="bill:${line}"]`).fill(text);
+        await bill(`input.blank-answer[data-blank="bill:${line}"]`).press('Enter');
+        return bill(`td[data-blank="bill:${line}"] .blank-verdict`).textContent().catch(() => null);
+      };
+      assert.match(await billAnswer('cache_bytes', String(cache + 1)), /^\u2717 Off: too high by 1\.$/u, 'no slack for an exact count');
+      assert.match(await billAnswer('cache_bytes', '64 MiB'), /^\? /u);
+      await billAnswer('bytes_per_token', perToken.toLocaleString('en-US').replaceAll(',', ' '));
+      assert.equal(await bill('input.blank-answer[data-blank="bill:bytes_per_token"]').count(), 0, 'grouped digits are right');
+      assert.equal(parsePrinted((await bill('tr[data-key="bytes_per_token"] td[data-column="model"] .value').textContent()).replaceAll(/[\s,]/gu, '')), perToken);
+
       const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       assert.ok(widths.scroll <= widths.client, `scrollWidth ${widths.scroll} > ${widths.client}`);
       for (const colorScheme of ['light', 'dark']) {

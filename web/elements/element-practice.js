@@ -2,10 +2,11 @@
 // <attention-step>): the cells it names become blanks of pencil mode, laid by the same view as
 // on the walkthrough page (web/views/practice-view.js). A list that cannot be read, or names a
 // cell past the example, is said in the element's practice bar, naming the item; the numbers
-// are shown all the same. An empty attribute asks for one cell of each step (the page's default).
+// are shown all the same. An empty attribute asks for the default blanks of the answer shown
+// (exercise.js: one cell of each step; a tile's running figures; the bill's lines).
 
 import { ConfigError } from './element-config.js';
-import { defaultBlankItems, defaultFlashItems, exerciseBlanks } from '../practice/exercise.js';
+import { defaultBillItems, defaultBlankItems, defaultFlashItems, exerciseBlanks } from '../practice/exercise.js';
 import { cellId, parseBlankList } from '../state/practice-hash.js';
 import { practiceView } from '../views/practice-view.js';
 import { visuallyHidden } from '../views/render-tables.js';
@@ -42,6 +43,23 @@ export class ElementPractice {
     });
   }
 
+  /**
+   * For the sequel's elements, which draw their nodes anew for every answer: lays the blanks on
+   * `nodes` before they are shown, and returns them with the bar in front.
+   * @param {Document} doc
+   * @param {Node[]} nodes
+   * @param {string | null} attribute
+   * @param {object} answer
+   * @param {string} host
+   * @param {'flash' | 'bill'} source
+   */
+  layOnNodes(doc, nodes, attribute, answer, host, source) {
+    const drawn = doc.createDocumentFragment();
+    drawn.append(...nodes);
+    this.lay(attribute, answer, drawn, host, { source });
+    return [...this.barFor(attribute), ...drawn.childNodes];
+  }
+
   /** The bar to show above the tables (the tally, the attribute's problem), or none. */
   barFor(attribute) {
     return attribute === null ? [] : [this.#bar];
@@ -55,10 +73,10 @@ export class ElementPractice {
   /**
    * Lays the attribute's blanks on the tables now in `root`; call after the tables are drawn.
    * @param {string | null} attribute  the `practice` attribute's text
-   * @param {object} trace  run()'s answer the tables show, or (with `source: 'flash'`) flashTiles()'
+   * @param {object} trace  the answer the tables show: run()'s, or (with `source`) flashTiles()' or kvBill()'s
    * @param {ShadowRoot | DocumentFragment} root
    * @param {string} host  the element's name, for its message ("<attention-explainer> practice: …")
-   * @param {{source?: 'trace' | 'flash'}} [options]
+   * @param {{source?: 'trace' | 'flash' | 'bill'}} [options]
    */
   lay(attribute, trace, root, host, { source = 'trace' } = {}) {
     if (attribute === null || !trace) {
@@ -68,7 +86,7 @@ export class ElementPractice {
     }
     let cells = [];
     try {
-      const defaults = source === 'flash' ? defaultFlashItems : defaultBlankItems;
+      const defaults = { trace: defaultBlankItems, flash: defaultFlashItems, bill: defaultBillItems }[source];
       const items = attribute.trim() === '' ? defaults(trace) : parseBlankList(attribute);
       cells = exerciseBlanks({ blanks: items }, { [source]: trace });
       this.#say(null);

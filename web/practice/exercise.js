@@ -7,7 +7,7 @@
 import { cellId } from '../state/practice-hash.js';
 import { judgeAnswer } from './answer-judge.js';
 import { readAnswer } from './answer-reader.js';
-import { cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
+import { BILL_LINES, cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
 import { roundBlanks } from './rounds.js';
 import { formatFixed } from '../views/format.js';
 
@@ -101,3 +101,6 @@ export function defaultFlashItems(flash) {
   const query = flash.steps[tile].row_end - 1;
   return ['flash-max', 'flash-rescale', 'flash-sum'].map((kind) => ({ kind, index: [tile, query] }));
 }
+
+/** The blanks a bill element sets for an empty `practice` attribute: every line, in order. */
+export const defaultBillItems = () => BILL_LINES.map((line) => ({ kind: 'bill', index: [line] }));

@@ -41,6 +41,8 @@ export function findCell(root, { kind, index }, answers = {}) {
       if (!step || step.skipped) return null;
       return cellIn(root, `tile-${a}-running`, ` ${at(b - step.row_begin, FLASH_COLUMNS[kind])}`);
     }
+    // The bill's line in the model's column of <attention-kv-bill>'s comparison.
+    case 'bill': return cellIn(root, 'bill-compare', ` tr[data-key="${a}"] td.num[data-column="model"]`);
     default: return null;
   }
 }

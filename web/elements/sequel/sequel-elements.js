@@ -102,10 +102,7 @@ export class AttentionFlashTilesElement extends SequelElement {
     const practice = this.getAttribute('practice');
     if (practice === null && !this.#practice) return nodes;
     this.#practice ??= new ElementPractice(doc);
-    const drawn = doc.createDocumentFragment();
-    drawn.append(...nodes);
-    this.#practice.lay(practice, tiles, drawn, this.localName, { source: 'flash' });
-    return [...this.#practice.barFor(practice), ...drawn.childNodes];
+    return this.#practice.layOnNodes(doc, nodes, practice, tiles, this.localName, 'flash');
   }
 
   controlSpecs(attention) {
@@ -247,7 +244,9 @@ const KIND_ATTRIBUTES = { kv: ['n-kv-heads', 'head-dim'], latent: ['d-latent', '
 const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'rope-dim': '64' } };
 
 export class AttentionKvBillElement extends SequelElement {
-  static observedAttributes = ['controls', 'show', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
+  static observedAttributes = ['controls', 'show', 'practice', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
+
+  #practice = null;
 
   get requestSpecs() {
     return { ...REQUEST_ATTRIBUTES.bill, ...TOY_ATTRIBUTES };
@@ -286,7 +285,11 @@ export class AttentionKvBillElement extends SequelElement {
       if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets, result.modelName));
       if (part === 'presets') nodes.push(renderPresetBills(doc, this.workings, result.presetBills));
     }
-    return nodes;
+    // With `practice`, the model's lines it names are blanks of pencil mode (in the comparison).
+    const practice = this.getAttribute('practice');
+    if (practice === null && !this.#practice) return nodes;
+    this.#practice ??= new ElementPractice(doc);
+    return this.#practice.layOnNodes(doc, nodes, practice, result.model, this.localName, 'bill');
   }
 
   controlSpecs() {
