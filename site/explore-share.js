@@ -4,33 +4,59 @@
 // rewritten a quarter of a second after the last keystroke, not at every one: writing the
 // address costs time an edit does not have, and browsers throttle pages that rewrite it often. A hash that cannot be used, too long,
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
-// example instead and keeps working.
+// example instead and keeps working. A pencil-mode exercise has keys of its own in the same hash
+// (web/state/practice-hash.js), read first: a malformed one is refused with its own message and
+// the rest of the link still applies.
 
 import { needsTrainedHead, parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
+import { parsePracticeHash } from '../web/state/practice-hash.js';
 import { applyTrainedHead } from '../web/api/trained-input.js';
 
 /**
  * @param {Document} doc
  * @param {import('./explore-session.js').ExploreSession} session
+ * @param {{fromLink: Function, hashPart: () => string, inRound: boolean}} practice  the
+ *        exercise (explore-practice.js): it takes a link's practice keys and gives its own back
  */
-export function createShare(doc, session) {
+export function createShare(doc, session, practice) {
   const view = doc.defaultView;
   const message = doc.getElementById('link-problem');
 
+  // A refused practice part is said with whatever the rest of the link gives; a refused page
+  // part stays said when a round's numbers are shown instead.
+  let practiceProblem = null;
+  let pageRefused = false;
   const say = (text) => {
-    message.textContent = text ?? '';
-    message.hidden = !text;
+    const shown = [text, practiceProblem].filter(Boolean).join(' ');
+    message.textContent = shown;
+    message.hidden = !shown;
   };
   const ignored = (problem) => say(`The settings in this link could not be used (${problem}), so the page ` +
     'shows the article\u2019s example instead.');
 
-  // The article's example with nothing changed has no hash at all: the plain address.
-  const hashOf = (state) => (sameInput(state, session.articleState) && state.seed === session.articleState.seed &&
+  // The article's example with nothing changed has no hash at all: the plain address. A round
+  // fixes the numbers, so its link carries the exercise's keys only.
+  const pageHash = (state) => (sameInput(state, session.articleState) && state.seed === session.articleState.seed &&
     state.step === null ? '' : stateToHash(state));
+  const hashOf = (state) => {
+    const exercise = practice.hashPart();
+    const own = practice.inRound ? '' : pageHash(state);
+    const joined = [own.replace(/^#/u, ''), exercise].filter(Boolean).join('&');
+    return joined === '' ? '' : `#${joined}`;
+  };
 
   // The state a hash describes, or null (with the message shown) when it cannot be used.
   function stateFromHash(hash) {
-    const { settings, problem, empty } = parseStateHash(hash);
+    const link = parsePracticeHash(hash);
+    practiceProblem = link.problem ? `The practice settings in this link could not be used (${link.problem}), ` +
+      'so the tables are shown filled in.' : null;
+    const base = pageStateFromHash(link.rest, hash);
+    return practice.fromLink(link, base ?? session.articleState) ?? base;
+  }
+
+  function pageStateFromHash(rest, hash) {
+    const { settings, problem, empty } = parseStateHash(rest);
+    pageRefused = Boolean(problem);
     if (problem) {
       ignored(problem);
       return null;
@@ -54,7 +80,7 @@ export function createShare(doc, session) {
     if (wanted) {
       const problem = session.propose(wanted, { history: 'none', origin });
       if (!problem) {
-        say(null);
+        if (!pageRefused) say(null);
         return true;
       }
       ignored(problem);
@@ -98,12 +124,20 @@ export function createShare(doc, session) {
   return {
     /** Shows the state the page was opened with: the link's, else the article's. */
     start: () => applyLocation('load'),
+    /** Writes a change of the exercise alone (the switch, a list of cells) into the address. */
+    exerciseChanged() {
+      practiceProblem = null;
+      say(null);
+      flush();
+      write('push', session.state);
+    },
     /** Writes an accepted change into the address, as the change asked to be recorded. */
     record(history) {
       if (history === 'none') {
         lastWritten = view.location.hash;
         return;
       }
+      practiceProblem = null;
       say(null);
       if (history === 'replace') {
         if (pending) clearTimeout(pending.timer);

@@ -211,7 +211,8 @@ export function createWorking(doc, session, articleTrace) {
   let pointed = null;
   const onPoint = (event) => {
     const td = event.target.closest?.('td.num');
-    if (!td || !main.contains(td)) return;
+    // A blank of pencil mode keeps its working to itself: its hints reveal it step by step.
+    if (!td || !main.contains(td) || td.dataset.blank !== undefined) return;
     if (event.type === 'pointermove') {
       if (td === pointed) return;
       pointed = td;

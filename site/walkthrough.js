@@ -8,6 +8,7 @@ import { createFaq, gridDownloads } from './explore-faq.js';
 import { createHeadDimStudy } from './explore-head-dim.js';
 import { createHeads, layerInputChanged } from './explore-heads.js';
 import { createInputTables } from './explore-inputs.js';
+import { createPractice } from './explore-practice.js';
 import { ExploreSession } from './explore-session.js';
 import { createShare } from './explore-share.js';
 import { createSourceChoice } from './explore-source.js';
@@ -72,13 +73,17 @@ function startExplorer(attention) {
   renderArticleGrid(page, fourWords, article.four_words_worked_rows, gridDownloads(page, 'attention-grid-article'));
   const working = createWorking(page, session, fourWords);
   const verify = createVerify(page, session);
-  const share = createShare(page, session);
+  const practice = createPractice(page, session);
+  fillSlot(page, 'explore-practice', practice.element);
+  const share = createShare(page, session, practice);
+  practice.onChange = () => share.exerciseChanged();
 
   let heroArrows = null;
   session.addEventListener('change', (event) => {
     const { previous, history, origin } = event.detail;
     const { state, trace } = session;
-    if (!previous || !sameInput(previous, state)) {
+    const redrawn = !previous || !sameInput(previous, state);
+    if (redrawn) {
       if (!heroArrows || !updateArrows(heroArrows, trace)) {
         heroArrows = renderArrows(page, trace);
         fillSlot(page, 'hero-arrows', heroArrows);
@@ -88,6 +93,7 @@ function startExplorer(attention) {
       faq.render(trace);
       working.refresh();
     }
+    practice.render(trace, { redrawn });
     if (layerInputChanged(previous, state)) heads.render(state);
     controls.sync(state);
     stepper.sync(state, previous);

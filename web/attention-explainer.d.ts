@@ -441,6 +441,11 @@ export interface AttentionExplainerElement extends ModelOwnerElement {
   editable: boolean;
   /** Attribute `controls`: shows the mask choice and a reset button. */
   controls: boolean;
+  /**
+   * Attribute `practice`: the cells shown as blanks for the reader to work out
+   * ("scores:1.0,weights"; "" for one cell of each step; docs/practice.md), or null for none.
+   */
+  practice: string | null;
 }
 
 /** <attention-model id="…">: a model the per-piece elements show; renders only its problems. */
@@ -461,6 +466,8 @@ export interface AttentionStepElement extends AttentionPieceElement {
   row: string | null;
   /** Attribute `editable`: the q, k or v table takes typed values. */
   editable: boolean;
+  /** Attribute `practice`: the cells of this step shown as blanks (as on the explainer). */
+  practice: string | null;
 }
 
 /** <attention-mask-grid>: the weights grid with masked cells hatched. */

@@ -12,6 +12,7 @@ import {
   DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
 import { maskSelect, selectMask, stepView } from '../views/step-views.js';
+import { ElementPractice } from './element-practice.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export const CHANGE_EVENT = 'attention-change';
@@ -120,14 +121,25 @@ export class AttentionModelElement extends ModelOwner {
 }
 
 export class AttentionExplainerElement extends ModelOwner {
-  static observedAttributes = [...INPUT_FIELDS, 'steps', 'row', 'editable', 'controls'];
+  static observedAttributes = [...INPUT_FIELDS, 'steps', 'row', 'editable', 'controls', 'practice'];
 
   #sections = new Map();
   #controls = null;
+  #practice = null;
 
   constructor() {
     super();
-    this.upgradeProperties(['steps', 'row', 'editable', 'controls']);
+    this.upgradeProperties(['steps', 'row', 'editable', 'controls', 'practice']);
+  }
+
+  /** The cells shown as blanks of pencil mode (docs/practice.md), or null for none. */
+  get practice() {
+    return this.getAttribute('practice');
+  }
+
+  set practice(value) {
+    if (value === null || value === undefined) this.removeAttribute('practice');
+    else this.setAttribute('practice', String(value));
   }
 
   get steps() {
@@ -200,8 +212,12 @@ export class AttentionExplainerElement extends ModelOwner {
     for (const step of steps) sections.set(step, this.#sections.get(step) ?? stepView(doc, step));
     this.#sections = sections;
     const children = [...sections.values()].map((view) => view.show(trace, { row, editable, active }));
+    const practice = this.getAttribute('practice');
+    if (practice !== null) this.#practice ??= new ElementPractice(doc);
+    children.unshift(...(this.#practice?.barFor(practice) ?? []));
     if (this.controls) children.unshift(this.#controlsFor(trace));
     syncChildren(this.body, children);
+    this.#practice?.lay(practice, trace, this.shadowRoot, this.localName);
   }
 
   // The toolbar: the mask, and a way back to the configured numbers. Built once, so that a

@@ -16,6 +16,7 @@ import {
   maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
+import { ElementPractice } from './element-practice.js';
 import { DECIMALS } from '../views/format.js';
 
 /**
@@ -235,14 +236,22 @@ function reflectBoolean(cls, name) {
 }
 
 export class AttentionStepElement extends AttentionPiece {
-  static observedAttributes = ['model', 'step', 'row', 'editable'];
+  static observedAttributes = ['model', 'step', 'row', 'editable', 'practice'];
 
   /** The view of the step shown, kept so that a new trace updates its cells in place. */
   #view = null;
+  #practice = null;
 
   constructor() {
     super();
-    this.upgradeProperties(['step', 'row', 'editable']);
+    this.upgradeProperties(['step', 'row', 'editable', 'practice']);
+  }
+
+  render() {
+    super.render();
+    const practice = this.getAttribute('practice');
+    const trace = this.shownModel?.connected && !this.shownModel.problem ? this.shownModel.trace : null;
+    this.#practice?.lay(practice, this.body.hidden ? null : trace, this.shadowRoot, this.localName);
   }
 
   renderPiece(doc, trace) {
@@ -255,12 +264,16 @@ export class AttentionStepElement extends AttentionPiece {
     const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
     const editable = this.hasAttribute('editable') && ['q', 'k', 'v'].includes(step);
     if (this.#view?.step !== step) this.#view = { step, view: stepView(doc, step) };
-    return [this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement })];
+    const practice = this.getAttribute('practice');
+    if (practice !== null) this.#practice ??= new ElementPractice(doc);
+    return [...(this.#practice?.barFor(practice) ?? []),
+      this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement })];
   }
 }
 reflectString(AttentionStepElement, 'step');
 reflectString(AttentionStepElement, 'row');
 reflectBoolean(AttentionStepElement, 'editable');
+reflectString(AttentionStepElement, 'practice');
 
 export class AttentionMaskGridElement extends AttentionPiece {
   static observedAttributes = ['model', 'editable'];

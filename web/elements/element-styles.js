@@ -9,7 +9,7 @@
 //   --attention-rule, --attention-paper, --attention-tint, --attention-accent,
 //   --attention-alert, --attention-alert-rule, --attention-shade-0 … --attention-shade-4.
 // Parts for ::part(): frame, step, table, caption, input, working, legend, arrows, controls,
-// message.
+// message, practice.
 
 const CSS = `
 :host { display: block; }
@@ -158,6 +158,22 @@ svg.arrows .token.focus { fill: var(--accent); }
 .message[hidden] { display: none; }
 .message strong { font-weight: 600; }
 .edit-message { font-size: 0.85em; }
+
+/* Pencil mode (the practice attribute): a blank's sign and words say the verdict, never colour. */
+.practice { margin: 0 0 1em; font-size: 0.9em; }
+.practice p { margin: 0 0 0.4em; }
+td.blank { text-align: start; vertical-align: top; background: var(--tint); outline: 2px dashed #8c95a3; outline-offset: -3px; }
+.blank-box { display: grid; gap: 0.25em; min-width: 9.5em; max-width: 16em; white-space: normal; font-weight: 400; }
+.blank-row { display: flex; flex-wrap: wrap; gap: 0.25em; align-items: center; }
+.blank-answer {
+  width: 6.5em; font: inherit; color: var(--text); background: var(--paper);
+  border: 1px solid #8c95a3; border-radius: 3px; padding: 0.1em 0.25em;
+}
+.blank-answer[aria-invalid="true"] { border: 2px solid var(--attention-alert-rule, #b35c00); }
+.blank-check, .blank-hint { font: inherit; font-size: 0.85em; padding: 0.1em 0.4em; }
+.blank-verdict, .blank-hints { margin: 0; font-size: 0.85em; }
+.blank-hints { padding-left: 1.3em; color: var(--text); }
+.blank-sign, .blank-solved-mark { font-weight: 700; }
 .computing { color: var(--muted); font-style: italic; }
 `;
 

@@ -7,7 +7,7 @@
 import { cellId } from '../state/practice-hash.js';
 import { judgeAnswer } from './answer-judge.js';
 import { readAnswer } from './answer-reader.js';
-import { cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
+import { BILL_LINES, cellTable, cellValue, expandBlanks, hintSteps, practiceKind } from './practice-cells.js';
 import { roundBlanks } from './rounds.js';
 import { formatFixed } from '../views/format.js';
 
@@ -61,3 +61,46 @@ export function checkAnswer(text, cell, answers) {
   if (!read.ok) return read;
   return { ok: true, ...judgeAnswer(read, value, decimals, { exact }) };
 }
+
+/**
+ * The blanks a page sets when pencil mode is switched on without a list: one cell of each
+ * step, in the order of the steps, in the last token's row (the row the walkthrough works out,
+ * so every one is on its tables): its score, scaled score, e^x and weight against the first
+ * token, the row's total, the first component of its weight × value on the first token and of
+ * out; and for the mask, the first cell the mask hides (its −∞ is the point), else the last
+ * row's first.
+ * @param {object} trace  run()'s answer
+ * @returns {{kind: string, index: number[]}[]}
+ */
+export function defaultBlankItems(trace) {
+  const last = trace.token_count - 1;
+  const row = trace.hidden.findIndex((cells) => cells.includes(true));
+  const hidden = row >= 0 ? [row, trace.hidden[row].indexOf(true)] : [last, 0];
+  return [
+    { kind: 'scores', index: [last, 0] },
+    { kind: 'scaled', index: [last, 0] },
+    { kind: 'masked', index: hidden },
+    { kind: 'exponentials', index: [last, 0] },
+    { kind: 'totals', index: [last] },
+    { kind: 'weights', index: [last, 0] },
+    { kind: 'mix', index: [last, 0, 0] },
+    { kind: 'out', index: [last, 0] },
+  ];
+}
+
+/**
+ * The blanks a FlashAttention tile element sets for an empty `practice` attribute: the running
+ * max, the rescale and the running sum of the last query of the last tile computed (the tile
+ * where the most was carried in, so the rescale has work to do).
+ * @param {object} flash  flashTiles()' answer
+ * @returns {{kind: string, index: number[]}[]}
+ */
+export function defaultFlashItems(flash) {
+  const tile = flash.steps.findLastIndex((step) => !step.skipped);
+  if (tile < 0) return [];
+  const query = flash.steps[tile].row_end - 1;
+  return ['flash-max', 'flash-rescale', 'flash-sum'].map((kind) => ({ kind, index: [tile, query] }));
+}
+
+/** The blanks a bill element sets for an empty `practice` attribute: every line, in order. */
+export const defaultBillItems = () => BILL_LINES.map((line) => ({ kind: 'bill', index: [line] }));

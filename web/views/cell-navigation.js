@@ -48,6 +48,8 @@ export function labelCells(table, describe = describeByHeaders, only = null) {
   const cells = only ?? table.querySelectorAll('tbody td, tfoot td');
   for (const cell of cells) {
     if (cell.cellIndex === 0 || !cell.querySelector('.value')) continue;
+    // A blank of pencil mode: its input is named instead, and the cell must not say the answer.
+    if (cell.dataset.blank !== undefined) continue;
     const label = describe({
       row: cell.parentElement.cells[0].textContent.trim(),
       column: columns[cell.cellIndex] ?? '',
@@ -60,47 +62,51 @@ export function labelCells(table, describe = describeByHeaders, only = null) {
 }
 
 // The cells of a table the keyboard visits, as rows of focusable elements: the inputs of an
-// editable table, otherwise its body's number cells.
+// editable table or of pencil mode's blanks, otherwise its body's number cells.
 function focusGrid(table) {
   return Array.from(table.tBodies[0]?.rows ?? [], (tr) =>
     Array.from(tr.querySelectorAll('td input, td.num')).filter((node) => node.tagName === 'INPUT' || !node.querySelector('input')));
 }
 
+// A blank's input is always its own Tab stop (a reader tabs from blank to blank); the other
+// cells share the table's one stop.
+const isRoving = (node) => !node.classList.contains('blank-answer');
+
 /**
  * Makes `table` one Tab stop whose cells the arrow keys move between. In an editable table
  * Left and Right move only when the caret is already at the start or end of the text, so that
- * they still move the caret inside a number.
+ * they still move the caret inside a number. The cells are looked up at each key, so blanks
+ * laid on the table later are walked too.
  * @param {HTMLTableElement} table
  */
 export function makeCellsNavigable(table) {
-  const grid = focusGrid(table);
-  const all = grid.flat();
-  if (all.length === 0) return;
-  for (const node of all) node.tabIndex = -1;
-  all[0].tabIndex = 0;
+  const first = focusGrid(table).flat();
+  if (first.length === 0) return;
+  for (const node of first) if (isRoving(node)) node.tabIndex = -1;
+  const start = first.find(isRoving);
+  if (start) start.tabIndex = 0;
   table.classList.add('navigable');
 
-  const positionOf = (node) => {
-    for (let r = 0; r < grid.length; r += 1) {
-      const c = grid[r].indexOf(node);
-      if (c >= 0) return [r, c];
-    }
-    return null;
-  };
   const moveTo = (from, to) => {
-    from.tabIndex = -1;
-    to.tabIndex = 0;
+    if (isRoving(from)) from.tabIndex = -1;
+    if (isRoving(to)) to.tabIndex = 0;
     to.focus();
     if (to.tagName === 'INPUT') to.select();
   };
   table.addEventListener('focusin', (event) => {
     // The last cell visited is where Tab comes back to.
-    if (!all.includes(event.target)) return;
-    for (const node of all) node.tabIndex = node === event.target ? 0 : -1;
+    const all = focusGrid(table).flat();
+    if (!all.includes(event.target) || !isRoving(event.target)) return;
+    for (const node of all) if (isRoving(node)) node.tabIndex = node === event.target ? 0 : -1;
   });
   table.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const position = positionOf(event.target);
+    const grid = focusGrid(table);
+    let position = null;
+    for (let r = 0; r < grid.length && !position; r += 1) {
+      const c = grid[r].indexOf(event.target);
+      if (c >= 0) position = [r, c];
+    }
     if (!position) return;
     const [r, c] = position;
     const target = event.target;

@@ -18,6 +18,7 @@ import {
 import { SequelElement } from './sequel-element-base.js';
 import { AttentionKvCurveElement } from './kv-curve-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
+import { ElementPractice } from '../element-practice.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
 import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
@@ -82,7 +83,9 @@ export class AttentionVariantElement extends SequelElement {
 }
 
 export class AttentionFlashTilesElement extends SequelElement {
-  static observedAttributes = ['controls', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
+  static observedAttributes = ['controls', 'practice', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
+
+  #practice = null;
 
   get requestSpecs() {
     return REQUEST_ATTRIBUTES.flash;
@@ -92,8 +95,14 @@ export class AttentionFlashTilesElement extends SequelElement {
     return attention.flashTiles(requestFrom(REQUEST_ATTRIBUTES.flash, read));
   }
 
+  // With `practice`, the running figures it names are blanks of pencil mode, laid on the
+  // tables before they are shown.
   renderResult(doc, tiles) {
-    return renderFlashTiles(doc, this.workings, tiles);
+    const nodes = renderFlashTiles(doc, this.workings, tiles);
+    const practice = this.getAttribute('practice');
+    if (practice === null && !this.#practice) return nodes;
+    this.#practice ??= new ElementPractice(doc);
+    return this.#practice.layOnNodes(doc, nodes, practice, tiles, this.localName, 'flash');
   }
 
   controlSpecs(attention) {
@@ -235,7 +244,9 @@ const KIND_ATTRIBUTES = { kv: ['n-kv-heads', 'head-dim'], latent: ['d-latent', '
 const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'rope-dim': '64' } };
 
 export class AttentionKvBillElement extends SequelElement {
-  static observedAttributes = ['controls', 'show', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
+  static observedAttributes = ['controls', 'show', 'practice', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
+
+  #practice = null;
 
   get requestSpecs() {
     return { ...REQUEST_ATTRIBUTES.bill, ...TOY_ATTRIBUTES };
@@ -274,7 +285,11 @@ export class AttentionKvBillElement extends SequelElement {
       if (part === 'compare') nodes.push(renderComparison(doc, this.workings, result.toy, result.model, result.presets, result.modelName));
       if (part === 'presets') nodes.push(renderPresetBills(doc, this.workings, result.presetBills));
     }
-    return nodes;
+    // With `practice`, the model's lines it names are blanks of pencil mode (in the comparison).
+    const practice = this.getAttribute('practice');
+    if (practice === null && !this.#practice) return nodes;
+    this.#practice ??= new ElementPractice(doc);
+    return this.#practice.layOnNodes(doc, nodes, practice, result.model, this.localName, 'bill');
   }
 
   controlSpecs() {

@@ -51,7 +51,8 @@ export class WorkingRegistry {
     this.#container = container;
     const show = (event) => {
       const cell = event.target.closest?.('td');
-      if (cell && this.#workings.has(cell)) this.#show(cell);
+      // A blank of pencil mode keeps its working to itself: its hints reveal it step by step.
+      if (cell && cell.dataset.blank === undefined && this.#workings.has(cell)) this.#show(cell);
     };
     container.addEventListener('mouseover', show);
     container.addEventListener('focusin', show);
