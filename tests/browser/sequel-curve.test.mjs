@@ -1,13 +1,12 @@
 // The bill's curve on the sequel page: the table behind the plot holds one sequence's cache for
 // each line, against the definition worked out here in float64 (global layers hold T tokens,
 // local ones min(T, window)); each model's crossing of the memory left is named; the plot is drawn
-// (uPlot's canvas) and can be taken away as SVG.
+// (uPlot's canvas) and can be taken away as SVG or PNG.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import {
-  AXE_TIMEOUT, parsePrinted, readTable, TEST_TIMEOUT, useSequelPage,
+  parsePrinted, readTable, TEST_TIMEOUT, useSequelPage,
 } from './sequel-harness.mjs';
 
 let page;
@@ -46,14 +45,15 @@ describe('the bill\u2019s curve', () => {
     assert.ok(crossings.some((text) => text.startsWith('Gemma 3 27B') && text.includes('383\u202f851')), crossings.join(' | '));
   });
 
-  it('draws the plot, offers it as SVG, and has no axe-core violation', { timeout: AXE_TIMEOUT }, async () => {
+  // The curve in this same state (a fresh page, light scheme, 1100 px) is checked with axe-core,
+  // every WCAG 2 A/AA rule, in sequel-curve-page.test.mjs ("follows a light and then a dark
+  // scheme"), and inside the whole page in sequel-page.test.mjs: it is not checked a third time.
+  it('draws the plot and offers it as SVG and PNG', { timeout: TEST_TIMEOUT }, async () => {
     const drawn = await page.evaluate(() => {
       const root = document.getElementById('kv-curve').shadowRoot;
       const canvas = root.querySelector('.uplot canvas');
       return { canvas: Boolean(canvas && canvas.width > 100), buttons: [...root.querySelectorAll('button[data-download]')].map((b) => b.dataset.download) };
     });
     assert.deepEqual(drawn, { canvas: true, buttons: ['svg', 'png'] });
-    const results = await new AxeBuilder({ page }).include('#kv-curve').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
   });
 });
