@@ -24,10 +24,11 @@ export const PRACTICE_SECTIONS = Object.freeze({
 export function readSequelPractice(hash) {
   const { settings, problem, rest } = parsePracticeHash(hash);
   if (problem) return { lists: {}, rest, warnings: [problem] };
-  const warnings = [];
   if (settings.round !== undefined || settings.answerKey !== undefined) {
-    warnings.push('round: rounds and answer keys are part one\u2019s; this page practises the tile and the bill');
+    const key = settings.round !== undefined ? 'round' : 'answers';
+    return { lists: {}, rest, warnings: [`${key}: rounds and answer keys are part one\u2019s; this page practises the tile and the bill`] };
   }
+  const warnings = [];
   const lists = {};
   for (const item of settings.blanks ?? []) {
     const source = practiceKind(item.kind)?.source;
