@@ -6,6 +6,7 @@
 
 import { formatCompact, formatFixed, formatSignedTerms } from '../web/views/format.js';
 import { renderWorking } from '../web/views/step-views.js';
+import { hideOpenAnswers } from '../web/views/blank-echoes.js';
 import { element } from '../web/views/page-slots.js';
 import { keepSignsWithNumbers, renderDotProduct } from '../web/views/render-working.js';
 import { isZeroedByMask } from '../web/views/step-tables.js';
@@ -201,6 +202,7 @@ export function createWorking(doc, session, articleTrace) {
     const panel = panelFor(host);
     working.node.classList.add('cell-working-body');
     panel.replaceChildren(working.node);
+    hideOpenAnswers(panel);
     // The article's tables come from another trace: only their own cells are its sources.
     highlight(found.article ? working.sources.filter(([name]) => articleKind(name)) : working.sources, td);
     selected = { kind: found.kind, cell: found.cell, host };

@@ -6,6 +6,7 @@
 
 import { LAYER_ELEMENT_IDS, SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
 import { createSharedInputs } from './sequel-inputs.js';
+import { createSequelPractice, readSequelPractice } from './sequel-practice.js';
 import { formatMatrix, formatTokens } from '../web/elements/element-config.js';
 
 const page = document;
@@ -143,8 +144,12 @@ async function main() {
     writeHash();
   });
 
+  const practice = createSequelPractice(page, () => writeHash());
+
   function writeHash() {
-    const hash = formatSequelHash({ shared: inputs.state, sections: sectionsNow() }, defaults);
+    const own = formatSequelHash({ shared: inputs.state, sections: sectionsNow() }, defaults);
+    const exercise = practice.hashPart();
+    const hash = exercise === '' ? own : `${own === '' ? '#' : `${own}&`}${exercise}`;
     if (hash === page.location.hash || (hash === '' && page.location.hash === '')) return;
     writing = true;
     history.replaceState(null, '', hash === '' ? page.location.pathname + page.location.search : hash);
@@ -152,7 +157,10 @@ async function main() {
   }
 
   function readHash() {
-    const state = parseSequelHash(page.location.hash);
+    // The exercise's keys first, as on part one; the page's own parser reads the rest.
+    const exercise = readSequelPractice(page.location.hash);
+    const state = parseSequelHash(exercise.rest);
+    state.warnings.unshift(...exercise.warnings);
     let layer;
     try {
       layer = inputs.show(state.shared);
@@ -165,6 +173,7 @@ async function main() {
     fillProse(layer);
     applyShared(state.shared);
     applySections(state.sections);
+    practice.apply(exercise.lists);
   }
 
   try {

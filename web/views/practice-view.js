@@ -8,7 +8,9 @@ import { checkAnswer } from '../practice/exercise.js';
 import { hintSteps } from '../practice/practice-cells.js';
 import { emptyTally, isSolved, tallySummary, withAnswer, withHint } from '../practice/tally.js';
 import { cellId } from '../state/practice-hash.js';
+import { echoPlaces, printedAnswers, WORKING_PANELS } from '../practice/echo-places.js';
 import { closeBlank, describeBlank, findCell, openBlank } from './blank-cell.js';
+import { maskPrinted, registerOpenBlanks, restoreEchoes } from './blank-echoes.js';
 
 /**
  * The tally in words: "Right at the first try: 3 of 8 · hints used: 2 · solved: 5 of 8".
@@ -37,6 +39,7 @@ export function practiceView({ announce, onTally = () => {} }) {
   let states = new Map();  // id -> {text, verdict, hints}
   let shown = [];          // [{cell, id, td, view}] of the blanks on screen, in order
   let root = null;
+  let unregister = () => {};
 
   const stateOf = (id) => {
     if (!states.has(id)) states.set(id, { text: '', verdict: null, hints: 0 });
@@ -62,6 +65,25 @@ export function practiceView({ announce, onTally = () => {} }) {
     }
   }
 
+  // While a blank is open, the other places printing its answer show a placeholder.
+  function hideEchoes(entry) {
+    entry.answers = printedAnswers(entry.cell, answers);
+    entry.echoes = [];
+    entry.panelEchoes = [];
+    const places = [...echoPlaces(entry.cell, answers), WORKING_PANELS].flatMap((selector) => [...root.querySelectorAll(selector)]);
+    for (const place of places) {
+      if (place !== entry.td) for (const text of entry.answers) entry.echoes.push(...maskPrinted(place, text));
+    }
+  }
+
+  function showEchoes(entry) {
+    restoreEchoes([...entry.echoes ?? [], ...entry.panelEchoes ?? []]);
+    entry.echoes = [];
+    entry.panelEchoes = [];
+  }
+
+  const openEntries = () => shown.filter((entry) => entry.view);
+
   function check(entry, text) {
     const state = stateOf(entry.id);
     state.text = text;
@@ -81,6 +103,7 @@ export function practiceView({ announce, onTally = () => {} }) {
     if (result.verdict === 'right') {
       closeBlank(entry.td, { solved: true });
       entry.view = null;
+      showEchoes(entry);
       focusNext(entry.id);
       return;
     }
@@ -114,8 +137,13 @@ export function practiceView({ announce, onTally = () => {} }) {
   }
 
   function clear() {
-    for (const entry of shown) if (entry.td.isConnected) closeBlank(entry.td);
+    for (const entry of shown) {
+      showEchoes(entry);
+      if (entry.td.isConnected) closeBlank(entry.td);
+    }
     shown = [];
+    unregister();
+    unregister = () => {};
   }
 
   return {
@@ -157,6 +185,14 @@ export function practiceView({ announce, onTally = () => {} }) {
         if (isSolved(tally, id)) closeBlank(td, { solved: true });
         else open(entry);
       }
+      for (const entry of openEntries()) hideEchoes(entry);
+      if (openEntries().length > 0) {
+        unregister = registerOpenBlanks({
+          answersIn: (panelRoot) => openEntries().filter((entry) => entry.td.getRootNode() === panelRoot)
+            .flatMap((entry) => entry.answers.map((text) => ({ id: entry.id, text }))),
+          panelRecords: (id, records) => shown.find((entry) => entry.id === id)?.panelEchoes.push(...records),
+        });
+      }
       report();
       return { shown: shown.length, missing };
     },
@@ -172,7 +208,8 @@ export function practiceView({ announce, onTally = () => {} }) {
     /** Whether every blank laid is still on its table as laid (nothing was redrawn since). */
     stillLaid() {
       return shown.every((entry) => entry.td.isConnected
-        && (entry.view ? entry.td.dataset.blank === entry.id : entry.td.classList.contains('blank-solved')));
+        && (entry.view ? entry.td.dataset.blank === entry.id : entry.td.classList.contains('blank-solved'))
+        && (entry.echoes ?? []).every((record) => (record.span ?? record.node).isConnected));
     },
     /** The input of the first open blank, for a round to start at. */
     firstOpen() {

@@ -6,6 +6,8 @@
 // Each table is one stop of the Tab key; inside it the arrow keys move between the cells that
 // have a working (a roving tabindex), so a page of many tables does not become hundreds of stops.
 
+import { hideOpenAnswers } from '../blank-echoes.js';
+
 /**
  * @typedef {object} Working
  * @property {string} title          what the cell is, e.g. "bytes per token per layer, Llama 3 8B"
@@ -89,6 +91,7 @@ export class WorkingRegistry {
     if (!panel || !working) return;
     // A working is {title, lines}, or a node already laid out (element-views.js's renderWorking).
     panel.replaceChildren(typeof working.nodeType === 'number' ? working : renderWorkingBlock(cell.ownerDocument, working));
+    hideOpenAnswers(panel);
     for (const node of this.#container.querySelectorAll('td.selected-cell')) node.classList.remove('selected-cell');
     cell.classList.add('selected-cell');
     this.#selected = cell.dataset.working;
