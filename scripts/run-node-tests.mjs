@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the JavaScript test suites with node:test, one suite (folder) at a time, and
-// prints a one-line summary per suite.
+// Runs the JavaScript test suites with node:test and prints a one-line summary per suite
+// (folder).
 //
 // Why a wrapper instead of `node --test tests/*/*.test.mjs`: node --test reports a file
 // that declares no tests as one passing test, so an empty suite, a file whose tests were
@@ -10,7 +10,9 @@
 //
 // Usage: node scripts/run-node-tests.mjs DIR [DIR...]   (each DIR holds *.test.mjs files)
 //
-// Files of a suite run two at a time (TEST_FILE_CONCURRENCY=N to change it): node:test's
+// All files run in one pool, in the order of the folders given (`npm test` names the browser
+// suite first: its files are the long ones, and the short files of the others fill the end).
+// Files run two at a time (TEST_FILE_CONCURRENCY=N to change it): node:test's
 // default on a two-core machine is one, and a browser test spends much of its time waiting on
 // the page, so a second file keeps the processor busy. Each file starts its own server on a
 // free port and its own browser, so files never share state.
@@ -42,14 +44,22 @@ async function listTestFiles(directory) {
     .sort();
 }
 
-async function runSuite(directory) {
-  const files = await listTestFiles(directory);
-  const result = { directory, files: files.length, passed: 0, failed: 0, skipped: 0, problems: [] };
-  if (files.length === 0) {
-    result.problems.push(`no *.test.mjs files in ${directory}`);
-    return result;
+// Runs the files of every suite in one pool, so that the short files of one suite fill the time
+// the other slot would sit idle while the last long file of another finishes; the counts are kept
+// per suite (folder).
+async function runSuites(directories) {
+  const results = [];
+  const suiteOf = new Map();
+  for (const directory of directories) {
+    const files = await listTestFiles(directory);
+    const result = { directory, files: files.length, passed: 0, failed: 0, skipped: 0, problems: [], list: files };
+    if (files.length === 0) result.problems.push(`no *.test.mjs files in ${directory}`);
+    for (const file of files) suiteOf.set(file, result);
+    results.push(result);
   }
-  console.log(`\n=== ${directory} (${files.length} file${files.length === 1 ? '' : 's'}) ===`);
+  const files = results.flatMap((result) => result.list);
+  console.log(`\n=== ${results.map((r) => `${r.directory} (${r.files} file${r.files === 1 ? '' : 's'})`).join(', ')} ===`);
+  if (files.length === 0) return results;
 
   const filesWithTests = new Set();
   const isCountable = (event) => event.details?.type !== 'suite' && event.name !== event.file;
@@ -57,11 +67,13 @@ async function runSuite(directory) {
   stream.on('test:pass', (event) => {
     if (!isCountable(event)) return;
     filesWithTests.add(event.file);
+    const result = suiteOf.get(event.file);
     if (event.skip !== undefined || event.todo !== undefined) result.skipped += 1;
     else result.passed += 1;
   });
   stream.on('test:fail', (event) => {
     filesWithTests.add(event.file);
+    const result = suiteOf.get(event.file) ?? results[0];
     // A failing `todo` test is expected to fail and does not fail the run.
     if (event.todo !== undefined) result.skipped += 1;
     else if (isCountable(event)) result.failed += 1;
@@ -73,10 +85,12 @@ async function runSuite(directory) {
   await finished(reporter);
 
   for (const file of files) {
-    if (!filesWithTests.has(file)) result.problems.push(`${path.relative('.', file)} declares no tests`);
+    if (!filesWithTests.has(file)) suiteOf.get(file).problems.push(`${path.relative('.', file)} declares no tests`);
   }
-  if (result.passed === 0 && result.failed === 0) result.problems.push(`${directory} ran no tests`);
-  return result;
+  for (const result of results) {
+    if (result.files > 0 && result.passed === 0 && result.failed === 0) result.problems.push(`${result.directory} ran no tests`);
+  }
+  return results;
 }
 
 const directories = process.argv.slice(2);
@@ -85,8 +99,7 @@ if (directories.length === 0) {
   process.exit(2);
 }
 
-const results = [];
-for (const directory of directories) results.push(await runSuite(directory));
+const results = await runSuites(directories);
 
 console.log('\nJavaScript suites:');
 let ok = true;

@@ -17,7 +17,9 @@ const sequel = useSequelPage({ open: false });
 
 const SECTION_IDS = ['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache', 'kv-bill'];
 
-// The <attention-variant> instances colour-checked in dark mode, and those left out there.
+// The <attention-variant> instances whose folded projection tables axe-core checks (and which are
+// colour-checked in dark mode), and those whose projection tables stay folded (and which are left
+// out of dark mode's colour check).
 const DARK_CHECKED_VARIANTS = ['variant-gqa', 'variant-mla'];
 const DARK_SKIPPED_VARIANTS = ['variant-mha', 'variant-mqa'];
 
@@ -30,6 +32,15 @@ function kindsMissing(page, skipped, checked) {
     const present = kinds(kept);
     return [...kinds(left)].filter((kind) => !present.has(kind));
   }, [skipped, checked]);
+}
+
+/** Closes the folded parts of these elements again (what they drew stays, hidden). */
+function fold(page, hostIds) {
+  return page.evaluate((ids) => {
+    for (const id of ids) {
+      for (const details of document.getElementById(id).shadowRoot.querySelectorAll('details')) details.open = false;
+    }
+  }, hostIds);
 }
 
 function sectionProblems(page) {
@@ -82,10 +93,13 @@ describe('the sequel page', () => {
     // left-out ones also occurs inside the checked ones. Everything else on the page, the page's own
     // content included, is colour-checked in dark mode as well.
     it('has no WCAG 2 A/AA violation in light mode, nor in dark mode\'s colours (axe-core)', { timeout: AXE_TIMEOUT * 2 }, async () => {
-      // Open the folded projection tables, so that they are checked too.
+      // Open the folded projection tables, so that they are checked too; once every kind of element
+      // in MHA's and MQA's is known to occur in GQA's or MLA's, fold MHA's and MQA's again (the same
+      // element draws all four; axe-core's time grows with the page's visible elements).
       await unfold(opened.page, SECTION_IDS);
       const unchecked = await kindsMissing(opened.page, DARK_SKIPPED_VARIANTS, DARK_CHECKED_VARIANTS);
-      assert.deepEqual(unchecked, [], 'every kind of element in MHA and MQA is colour-checked in GQA or MLA');
+      assert.deepEqual(unchecked, [], 'every kind of element in MHA and MQA is checked in GQA or MLA');
+      await fold(opened.page, DARK_SKIPPED_VARIANTS);
       for (const colorScheme of ['light', 'dark']) {
         await opened.page.emulateMedia({ colorScheme });
         await settle(opened.page);
