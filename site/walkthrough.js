@@ -73,7 +73,7 @@ function startExplorer(attention) {
   renderArticleGrid(page, fourWords, article.four_words_worked_rows, gridDownloads(page, 'attention-grid-article'));
   const working = createWorking(page, session, fourWords);
   const verify = createVerify(page, session);
-  const practice = createPractice(page, session);
+  const practice = createPractice(page, session, { showRows: (trace, rows) => steps.showPracticeRows(trace, rows) });
   fillSlot(page, 'explore-practice', practice.element);
   const share = createShare(page, session, practice);
   practice.onChange = () => share.exerciseChanged();
