@@ -184,6 +184,11 @@ export function createPractice(doc, session, { showRows }) {
     }
   }
 
+  const exerciseSettings = () => {
+    const { blanks, round: name, seed, level: chosen, answerKey } = exercise;
+    return { blanks, round: name, seed, level: chosen, answerKey };
+  };
+
   sync();
   return {
     element: panel,
@@ -215,9 +220,11 @@ export function createPractice(doc, session, { showRows }) {
     },
     /** The exercise's part of the link ("" when off). */
     hashPart() {
-      if (!exercise.on) return '';
-      const { blanks, round: name, seed, level: chosen, answerKey } = exercise;
-      return formatPracticeHash({ blanks, round: name, seed, level: chosen, answerKey });
+      return exercise.on ? formatPracticeHash(exerciseSettings()) : '';
+    },
+    /** The exercise on the page (its blanks, round, seed, level and answer key), or null when off. */
+    get exercise() {
+      return exercise.on ? exerciseSettings() : null;
     },
     /** Whether a round fixes the numbers (the link then carries none of the page's). */
     get inRound() {
