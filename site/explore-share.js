@@ -6,7 +6,8 @@
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
 // example instead and keeps working. A pencil-mode exercise has keys of its own in the same hash
 // (web/state/practice-hash.js), read first: a malformed one is refused with its own message and
-// the rest of the link still applies.
+// the rest of the link still applies. Every link applied or written is announced (LINK_EVENT)
+// to the parts of the page that follow it, so none of them reads the address itself.
 
 import { needsTrainedHead, parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
 import { parsePracticeHash } from '../web/state/practice-hash.js';
