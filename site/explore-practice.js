@@ -12,7 +12,8 @@ import { practiceView } from '../web/views/practice-view.js';
 import { visuallyHidden } from '../web/views/render-tables.js';
 import { defaultBlankItems, exerciseBlanks } from '../web/practice/exercise.js';
 import { DEFAULT_LEVEL, LEVEL_NAMES, ROUNDS, roundInputs } from '../web/practice/rounds.js';
-import { cellId, formatPracticeHash } from '../web/state/practice-hash.js';
+import { cellId, formatBlankList, formatPracticeHash } from '../web/state/practice-hash.js';
+import { WORKSHEET_KINDS } from '../web/practice/worksheet.js';
 import { sameInput, withSettings } from '../web/state/page-state.js';
 
 const LEVEL_LABELS = Object.freeze({ easy: 'easy (one decimal)', hard: 'hard (two decimals)' });
@@ -34,11 +35,23 @@ function select(doc, className, options) {
   return node;
 }
 
+// The kinds whose table works one row (the softmax table of a row, the mix table of a row and
+// its footer, out): the page shows the last token's row, and pencil mode the others it needs.
+const ROW_TABLE_KINDS = new Set(['exponentials', 'totals', 'mix', 'out']);
+
+/** The rows, in order, whose softmax or mix table holds a blank of `cells`. */
+export function rowsWithBlanks(cells) {
+  const rows = cells.filter((cell) => ROW_TABLE_KINDS.has(cell.kind)).map((cell) => Number(cell.index[0]));
+  return [...new Set(rows)].sort((a, b) => a - b);
+}
+
 /**
  * @param {Document} doc
  * @param {import('./explore-session.js').ExploreSession} session
+ * @param {{showRows: (trace: object, rows: number[]) => void}} tables  draws the softmax and mix
+ *        tables of the rows other than the last token's that the blanks need
  */
-export function createPractice(doc, session) {
+export function createPractice(doc, session, { showRows }) {
   const panel = element(doc, 'div', 'practice-panel');
   const toggle = element(doc, 'input', 'practice-toggle');
   toggle.type = 'checkbox';
@@ -130,6 +143,7 @@ export function createPractice(doc, session) {
     if (!trace) return;
     if (!exercise.on) {
       view.clear();
+      showRows(trace, []);
       laid = null;
       return;
     }
@@ -142,24 +156,38 @@ export function createPractice(doc, session) {
     }
     if (exercise.blanks === undefined && exercise.round === undefined) exercise.blanks = defaultBlankItems(trace);
     let cells;
+    let problem = null;
     try {
+      const foreign = (exercise.blanks ?? []).find((item) => !WORKSHEET_KINDS.includes(item.kind));
+      if (foreign) {
+        throw new RangeError(`${formatBlankList([foreign])} is not a cell of part one (its kinds are ${WORKSHEET_KINDS.join(', ')})`);
+      }
       cells = exerciseBlanks({ blanks: exercise.blanks, round: exercise.round }, { trace });
-      say(null);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      say(`The practice cells could not be laid: ${error.message}.`);
+      problem = `The practice cells could not be laid: ${error.message}.`;
       cells = [];
     }
     const key = cells.map(cellId).join(',');
     if (!redrawn && laid?.key === key) return;
+    say(problem);
+    showRows(trace, rowsWithBlanks(cells));
     view.set(cells, { trace }, { fresh: redrawn || laid?.key !== key });
     const { missing } = view.lay(doc);
     laid = { key, cells };
-    if (missing.length > 0 && cells.length > 0) {
-      say(`${missing.length} of the ${cells.length} blanks are in no table of this page ` +
-        '(part one works out the softmax and the mix of the last token only), so they are left out.');
+    // Every blank asked for is answerable, or the exercise is refused: never a part of it.
+    if (missing.length > 0) {
+      view.clear();
+      showRows(trace, []);
+      say(`The practice cells could not be laid: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} ` +
+        'in no table of this page, so no cell is left blank.');
     }
   }
+
+  const exerciseSettings = () => {
+    const { blanks, round: name, seed, level: chosen, answerKey } = exercise;
+    return { blanks, round: name, seed, level: chosen, answerKey };
+  };
 
   sync();
   return {
@@ -192,9 +220,11 @@ export function createPractice(doc, session) {
     },
     /** The exercise's part of the link ("" when off). */
     hashPart() {
-      if (!exercise.on) return '';
-      const { blanks, round: name, seed, level: chosen, answerKey } = exercise;
-      return formatPracticeHash({ blanks, round: name, seed, level: chosen, answerKey });
+      return exercise.on ? formatPracticeHash(exerciseSettings()) : '';
+    },
+    /** The exercise on the page (its blanks, round, seed, level and answer key), or null when off. */
+    get exercise() {
+      return exercise.on ? exerciseSettings() : null;
     },
     /** Whether a round fixes the numbers (the link then carries none of the page's). */
     get inRound() {

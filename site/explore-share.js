@@ -6,11 +6,19 @@
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
 // example instead and keeps working. A pencil-mode exercise has keys of its own in the same hash
 // (web/state/practice-hash.js), read first: a malformed one is refused with its own message and
-// the rest of the link still applies.
+// the rest of the link still applies. Every link applied or written is announced (LINK_EVENT)
+// to the parts of the page that follow it, so none of them reads the address itself.
 
 import { needsTrainedHead, parseStateHash, sameInput, stateToHash, withSettings } from '../web/state/page-state.js';
 import { parsePracticeHash } from '../web/state/practice-hash.js';
-import { applyTrainedHead } from '../web/api/trained-input.js';
+
+/**
+ * The event the share announces after every link it applies or writes, for the parts of the
+ * page that follow the link (the printed worksheet): detail {hash, exercise, problem, state},
+ * the exercise as explore-practice.js holds it (null when off), the link's refused practice
+ * part (the link module's message) or null, and the page state shown.
+ */
+export const LINK_EVENT = 'linkchange';
 
 /**
  * @param {Document} doc
@@ -21,6 +29,11 @@ import { applyTrainedHead } from '../web/api/trained-input.js';
 export function createShare(doc, session, practice) {
   const view = doc.defaultView;
   const message = doc.getElementById('link-problem');
+  const events = new EventTarget();
+  let linkProblem = null;  // the refused practice part of the link applied last, until a change
+  const announce = () => events.dispatchEvent(new CustomEvent(LINK_EVENT, {
+    detail: { hash: view.location.hash, exercise: practice.exercise, problem: linkProblem, state: session.state },
+  }));
 
   // A refused practice part is said with whatever the rest of the link gives; a refused page
   // part stays said when a round's numbers are shown instead.
@@ -48,6 +61,7 @@ export function createShare(doc, session, practice) {
   // The state a hash describes, or null (with the message shown) when it cannot be used.
   function stateFromHash(hash) {
     const link = parsePracticeHash(hash);
+    linkProblem = link.problem;
     practiceProblem = link.problem ? `The practice settings in this link could not be used (${link.problem}), ` +
       'so the tables are shown filled in.' : null;
     const base = pageStateFromHash(link.rest, hash);
@@ -62,13 +76,14 @@ export function createShare(doc, session, practice) {
       return null;
     }
     // Tokens only: the article's example until part three's trained head has answered for them.
+    // Its module (and the training it may start) is fetched only for such a link.
     if (needsTrainedHead(settings)) {
-      applyTrainedHead(settings, {
+      import('../web/api/trained-input.js').then(({ applyTrainedHead }) => applyTrainedHead(settings, {
         isCurrent: () => view.location.hash === hash,
         propose: (trained) => session.propose(withSettings(session.articleState, trained), { history: 'none', origin: 'load' }),
         say,
         ignored,
-      });
+      }), (error) => ignored(`the trained head could not be loaded: ${error?.message ?? error}`));
       return session.articleState;
     }
     return empty ? session.articleState : withSettings(session.articleState, settings);
@@ -76,6 +91,12 @@ export function createShare(doc, session, practice) {
 
   // Applies the hash now in the address bar (on load, back, forward, or a hand-edited hash).
   function applyLocation(origin) {
+    const applied = proposeLocation(origin);
+    announce();
+    return applied;
+  }
+
+  function proposeLocation(origin) {
     const wanted = stateFromHash(view.location.hash);
     if (wanted) {
       const problem = session.propose(wanted, { history: 'none', origin });
@@ -127,25 +148,31 @@ export function createShare(doc, session, practice) {
     /** Writes a change of the exercise alone (the switch, a list of cells) into the address. */
     exerciseChanged() {
       practiceProblem = null;
+      linkProblem = null;
       say(null);
       flush();
       write('push', session.state);
+      announce();
     },
     /** Writes an accepted change into the address, as the change asked to be recorded. */
     record(history) {
       if (history === 'none') {
         lastWritten = view.location.hash;
-        return;
+      } else {
+        practiceProblem = null;
+        linkProblem = null;
+        say(null);
+        if (history === 'replace') {
+          if (pending) clearTimeout(pending.timer);
+          pending = { state: session.state, timer: setTimeout(flush, REWRITE_DELAY_MS) };
+        } else {
+          flush();  // the entry being left keeps the reader's last keystroke
+          write('push', session.state);
+        }
       }
-      practiceProblem = null;
-      say(null);
-      if (history === 'replace') {
-        if (pending) clearTimeout(pending.timer);
-        pending = { state: session.state, timer: setTimeout(flush, REWRITE_DELAY_MS) };
-        return;
-      }
-      flush();  // the entry being left keeps the reader's last keystroke
-      write('push', session.state);
+      announce();
     },
+    /** Listens for LINK_EVENT. */
+    addEventListener: (type, listener) => events.addEventListener(type, listener),
   };
 }

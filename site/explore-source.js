@@ -10,7 +10,10 @@
 import { variantRadios } from './explore-controls.js';
 import { articleState } from '../web/state/page-state.js';
 import { element } from '../web/views/page-slots.js';
-import { describeTraining, trainedHeadInput } from '../web/api/trained-input.js';
+
+// The trained head's module (and the training it starts) is fetched on the first choice of it,
+// not with the page.
+const trainedInput = () => import('../web/api/trained-input.js');
 
 export const SOURCE_LABELS = Object.freeze({
   article: 'the article\u2019s numbers',
@@ -40,6 +43,7 @@ export function createSourceChoice(doc, session) {
   // then hands its Q, K and V to the session.
   async function useTrained(asked) {
     const tokens = session.state.tokens;
+    const { describeTraining, trainedHeadInput } = await trainedInput();
     const { q, k, v, step } = await trainedHeadInput(tokens, {
       onProgress: (reached) => { if (asked === request) say(describeTraining(reached)); },
     });

@@ -170,6 +170,24 @@ export function createSteps(doc, attention, vocabulary) {
     nextWord: tableSlot(doc, 'table-next-word'),
   };
   return {
+    /**
+     * Draws the softmax and mix tables of the rows other than the last token's that pencil mode
+     * asks for (an exercise's blanks in those rows need a table to be written in), below the
+     * last token's; none when `rows` names no other row.
+     * @param {object} trace
+     * @param {number[]} rows  the rows holding blanks of the softmax or the mix, in order
+     */
+    showPracticeRows(trace, rows) {
+      const others = rows.filter((row) => row !== trace.token_count - 1);
+      const softmax = [];
+      for (const row of others) {
+        softmax.push(presentTable(doc, buildTable(doc, softmaxTable(trace, row)), { describe: describeSoftmax }));
+        if (trace.row_shifted[row]) softmax.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
+      }
+      fillSlot(doc, 'practice-softmax-rows', ...softmax);
+      fillSlot(doc, 'practice-mix-rows',
+        ...others.map((row) => presentTable(doc, buildTable(doc, mixTable(trace, row)), { describe: describeMix })));
+    },
     /** @param {object} trace */
     render(trace) {
       renderProse(doc, trace);

@@ -9,8 +9,9 @@ import { createHeadDimStudy } from './explore-head-dim.js';
 import { createHeads, layerInputChanged } from './explore-heads.js';
 import { createInputTables } from './explore-inputs.js';
 import { createPractice } from './explore-practice.js';
+import { createPracticePrint } from './explore-print.js';
 import { ExploreSession } from './explore-session.js';
-import { createShare } from './explore-share.js';
+import { LINK_EVENT, createShare } from './explore-share.js';
 import { createSourceChoice } from './explore-source.js';
 import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
@@ -73,10 +74,12 @@ function startExplorer(attention) {
   renderArticleGrid(page, fourWords, article.four_words_worked_rows, gridDownloads(page, 'attention-grid-article'));
   const working = createWorking(page, session, fourWords);
   const verify = createVerify(page, session);
-  const practice = createPractice(page, session);
+  const practice = createPractice(page, session, { showRows: (trace, rows) => steps.showPracticeRows(trace, rows) });
   fillSlot(page, 'explore-practice', practice.element);
   const share = createShare(page, session, practice);
   practice.onChange = () => share.exerciseChanged();
+  const print = createPracticePrint(page);
+  share.addEventListener(LINK_EVENT, (event) => print.show(event.detail));
 
   let heroArrows = null;
   session.addEventListener('change', (event) => {

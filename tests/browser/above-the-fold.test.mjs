@@ -1,6 +1,6 @@
 // Above the fold, before any scrolling, the reader sees the head at work: the arrows of the
 // page's own example, drawn from the core's weights (checked against float64), and they follow
-// an edit further down the page.
+// an edit further down the page. The page gets there in few requests, and one core.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_TIMEOUT, cellInput, readExample, referenceAttention, startExploring } from './explore-harness.mjs';
@@ -49,6 +49,23 @@ describe('the live example above the fold', { timeout: TEST_TIMEOUT }, () => {
     const viewport = page.viewportSize();
     assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `the figure spans ${box.y}..${box.y + box.height} of ${viewport.height} px`);
     assertMatchesReference(await heroArrows(page), await readExample(page));
+  });
+
+  it('loads in at most ten requests and starts the core once, with a teacher\u2019s exercise link too', async () => {
+    for (const hash of ['', '#practice=weights:1.0&round=softmax&round_seed=7']) {
+      const requests = [];
+      const record = async (page) => { page.on('request', (request) => requests.push(new URL(request.url()).pathname)); };
+      const { page, close } = await session.open(hash, { route: record });
+      try {
+        // The worksheet of the link computed too: every module the page needs has been asked for.
+        await page.waitForFunction(() => !location.hash || document.querySelector('attention-worksheet')?.layout);
+        assert.ok(requests.length <= 10, `${hash || 'no hash'}: ${requests.length} requests: ${requests.join(' ')}`);
+        assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1, requests.join(' '));
+        assert.equal(new Set(requests).size, requests.length, `nothing fetched twice: ${requests.join(' ')}`);
+      } finally {
+        await close();
+      }
+    }
   });
 
   it('follows an edit of a cell further down', async () => {

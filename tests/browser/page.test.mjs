@@ -472,7 +472,7 @@ describe('the page source', () => {
     assert.doesNotMatch(html, /<style/i, 'no style elements');
     assert.doesNotMatch(html, /\son[a-z]+=/i, 'no inline event handlers');
     const scripts = html.match(/<script[^>]*>/gi);
-    assert.deepEqual(scripts, ['<script type="module" src="./walkthrough.js">', '<script type="module" src="./practice-print.js">']);
+    assert.deepEqual(scripts, ['<script type="module" src="./walkthrough.js">']);
     // A link to read elsewhere fetches nothing; a source or stylesheet would.
     assert.doesNotMatch(html, /\ssrc="(https?:)?\/\//i, 'nothing fetched from elsewhere');
     assert.doesNotMatch(html, /<link[^>]*href="(https?:)?\/\//i, 'nothing fetched from elsewhere');

@@ -105,6 +105,43 @@ describe('no answer readable elsewhere while its cell is blank', { timeout: TEST
     }
   });
 
+  it('a hint shows another open blank\u2019s answer as "?" until that blank is solved', async () => {
+    const steps = headStepsF64(roundInputsF64(7, 'easy'));
+    const { page, close } = await explorer.open('#practice=exponentials:1.0,totals:1,weights:1.0&round=softmax&round_seed=7');
+    try {
+      const hints = 'td[data-blank="weights:1.0"] .blank-hints';
+      for (let n = 0; n < 3; n += 1) {
+        await page.click('td[data-blank="weights:1.0"] .blank-hint');
+        const said = await page.textContent('.practice-announcer');
+        for (const id of ['exponentials:1.0', 'totals:1']) {
+          const { value, decimals } = blankF64(id, steps);
+          assertNotPrinted(said, printedCandidates(value, decimals), `hint ${n + 1} announced, ${id}`);
+        }
+      }
+      const shown = await page.textContent(hints);
+      for (const id of ['exponentials:1.0', 'totals:1']) {
+        const { value, decimals } = blankF64(id, steps);
+        assertNotPrinted(shown, printedCandidates(value, decimals), `the hints of weights:1.0, ${id}`);
+      }
+      // Step 1 (e^x), step 2 (the total) and step 3 (both) each hide what is open.
+      assert.equal(await page.locator(`${hints} .blank-echo`).count(), 4);
+      assert.equal(await page.textContent(`${hints} li:first-child .blank-echo .visually-hidden`), 'hidden while you practise');
+      // The last step still ends with the hinted blank's own answer.
+      const own = blankF64('weights:1.0', steps);
+      assert.ok(printedCandidates(own.value, own.decimals).some((text) => shown.includes(text)), shown);
+      // Solving e^x puts it back in the other blank's hints; the total stays hidden.
+      const e = blankF64('exponentials:1.0', steps);
+      await page.fill('input.blank-answer[data-blank="exponentials:1.0"]', printedCandidates(e.value, e.decimals)[0]);
+      await page.press('input.blank-answer[data-blank="exponentials:1.0"]', 'Enter');
+      assert.equal(await page.locator('input.blank-answer[data-blank="exponentials:1.0"]').count(), 0);
+      const after = await page.textContent(hints);
+      assert.ok(printedCandidates(e.value, e.decimals).some((text) => after.includes(text)), after);
+      assert.equal(await page.locator(`${hints} .blank-echo`).count(), 2);
+    } finally {
+      await close();
+    }
+  });
+
   it('the flash tile and the bill: the figure carried to the next tile, the presets and the workings', async () => {
     const { page, close } = await openHostPage(host.browser, host.server.fixture('practice.html'));
     try {

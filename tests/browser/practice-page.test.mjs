@@ -140,6 +140,48 @@ describe('pencil mode on part one', { timeout: TEST_TIMEOUT * 2 }, () => {
     }
   });
 
+  it('shows the softmax and mix of every row a round\u2019s blanks are in, each one answerable', async () => {
+    const { page, close } = await explorer.open('#round=softmax&round_seed=7');
+    try {
+      const shown = await readExample(page);
+      const ref = referenceAttention({ tokens: shown.tokens, ...roundNumbers(7) });
+      // Row by row, e^x, the row's total and the weights, leaving the cells the causal mask hides.
+      const expected = [];
+      for (let i = 0; i < shown.tokens.length; i += 1) {
+        for (let j = 0; j <= i; j += 1) expected.push(`exponentials:${i}.${j}`);
+        expected.push(`totals:${i}`);
+        for (let j = 0; j <= i; j += 1) expected.push(`weights:${i}.${j}`);
+      }
+      assert.deepEqual((await blankIds(page)).sort(), [...expected].sort(), 'every blank of the round');
+      assert.equal(await page.locator('table[data-table="softmax"]').count(), shown.tokens.length);
+      assert.equal(await page.isHidden('.practice-message'), true);
+      // A blank of the first row is answered on its own row's table.
+      await answer(page, 'exponentials:0.0', rounded(ref.exponentials[0][0], 4));
+      const solved = page.locator('table[data-table="softmax"][data-row="0"] td[data-row="0"][data-col="1"]');
+      assert.match(await solved.getAttribute('class'), /blank-solved/);
+      assert.equal(await activeBlank(page), 'totals:0', 'the focus follows the round\u2019s order, row by row');
+
+      // The mix round: weight \u00d7 value and out of every row, out in each row's mix table.
+      await page.selectOption('.practice-round', 'mix');
+      const mixIds = await blankIds(page);
+      const d = ref.headDim;
+      assert.equal(mixIds.length, [0, 1, 2].reduce((n, i) => n + (i + 1) * d + d, 0));
+      assert.ok(mixIds.includes('out:0.3') && mixIds.includes('mix:1.0.2'), mixIds.join());
+      assert.equal(await page.locator('table[data-table="mix"]').count(), shown.tokens.length);
+      // Ending practice takes the other rows' tables away again.
+      await page.uncheck('#practice-toggle');
+      assert.equal(await page.locator('table[data-table="mix"]').count(), 1);
+      assert.equal(await page.locator('table[data-table="softmax"]').count(), 1);
+      // A link naming a cell the page cannot show is refused, never laid in part.
+      await page.evaluate(() => { location.hash = '#practice=weights:0.0,flash-max:0.0'; });
+      await page.waitForFunction(() => !document.querySelector('.practice-message').hidden);
+      assert.match(await page.textContent('.practice-message'), /flash-max:0\.0/u);
+      assert.deepEqual(await blankIds(page), []);
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses a malformed practice link with its message, and stays usable', async () => {
     const { page, problems, close } = await explorer.open('#round=softmax&round_seed=07');
     try {

@@ -1,4 +1,4 @@
-// Part one printed from a teacher's link (site/practice-print.js, <attention-worksheet>): the
+// Part one printed from a teacher's link (site/explore-print.js, <attention-worksheet>): the
 // page printed to PDF by Chromium (page.pdf(), its print to PDF) as the worksheet and, after
 // "Print answer key", as the key; the PDF's text read back with pdf.js and held against a
 // float64 computation of the round (tests/support/practice-f64.mjs): the inputs' numbers, each
@@ -15,6 +15,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import {
   COLOUR_RULES, PAGE_CSP, SITE_ROOT, WCAG_TAGS, launchBrowser, openPage, startStaticServer,
 } from './browser-harness.mjs';
+import { cellInput } from './explore-harness.mjs';
 import { stepInstructions } from '../../web/practice/worksheet.js';
 import { parsePracticeHash } from '../../web/state/practice-hash.js';
 import {
@@ -225,12 +226,17 @@ describe('a practice link printed from part one', { timeout: TEST_TIMEOUT }, () 
     assert.equal(await page.locator('attention-worksheet').count(), 0);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.printWorksheet), undefined);
 
-    // The page writes a reader's changes with the History API (no hashchange): after the next
-    // click the box follows the exercise the address now names.
-    await page.evaluate(() => window.history.replaceState(null, '', '#practice=scores:1'));
-    await page.locator('h1').click();
-    await page.waitForFunction(() => document.querySelector('attention-worksheet')?.layout?.blankCount === 2, undefined, { timeout: 10_000 });
+    // The page writes a reader's changes with the History API (no hashchange) and announces
+    // them: the box follows the exercise the address now names, the reader's own.
+    await page.uncheck('#practice-toggle');
+    assert.equal(await page.locator('[data-practice-print]').isVisible(), false, 'no exercise, no box');
+    await page.check('#practice-toggle');
+    await page.waitForFunction(() => document.querySelector('attention-worksheet')?.layout?.blankCount === 8, undefined, { timeout: 10_000 });
+    assert.match(await page.evaluate(() => window.location.hash), /practice=scores:/u);
     assert.equal(await alert.isVisible(), false);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.printWorksheet), 'worksheet');
+    // A number edited: the worksheet prints the page's new inputs.
+    await cellInput(page, 'q', 0, 0).fill('0.5');
+    await page.waitForFunction(() => document.querySelector('attention-worksheet')?.getAttribute('q')?.startsWith('[[0.5,'), undefined, { timeout: 10_000 });
   });
 });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyTally, isSolved, tallySummary, withAnswer, withHint } from '../../web/practice/tally.js';
+import { MIXED_SUMMARY, mixedTally } from '../support/tally-fixture.mjs';
 
 describe('the tally', () => {
   it('starts empty', () => {
@@ -11,19 +12,8 @@ describe('the tally', () => {
   });
 
   it('counts right at the first try only without a hint before it', () => {
-    let tally = emptyTally();
-    tally = withAnswer(tally, 'scores:0.0', 'right');
-    tally = withHint(tally, 'scores:0.1');
-    tally = withAnswer(tally, 'scores:0.1', 'right');
-    tally = withAnswer(tally, 'weights:1.0', 'off');
-    tally = withAnswer(tally, 'weights:1.0', 'right');
-    tally = withAnswer(tally, 'weights:1.1', 'rounded');
-    tally = withHint(tally, 'weights:1.1');
-    tally = withHint(tally, 'weights:1.1');
-    tally = withAnswer(tally, 'out:1.0', 'off');
-    assert.deepEqual(tallySummary(tally), {
-      attempted: 5, firstTryRight: 1, rightLater: 2, firstTryRounded: 1, unsolved: 2, hintsUsed: 3,
-    });
+    const tally = mixedTally();
+    assert.deepEqual(tallySummary(tally), MIXED_SUMMARY);
     assert.equal(isSolved(tally, 'weights:1.0'), true);
     assert.equal(isSolved(tally, 'weights:1.1'), false);
     assert.equal(isSolved(tally, 'nothing'), false);

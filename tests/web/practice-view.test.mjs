@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { defaultBlankItems, exerciseBlanks } from '../../web/practice/exercise.js';
 import { KIND_NAMES } from '../../web/practice/practice-cells.js';
-import { emptyTally, withAnswer, withHint } from '../../web/practice/tally.js';
+import { emptyTally } from '../../web/practice/tally.js';
 import { formatBlankList, parseBlankList } from '../../web/state/practice-hash.js';
 import { describeBlank } from '../../web/views/blank-cell.js';
 import { tallyText } from '../../web/views/practice-view.js';
 import { createSiteAttention } from '../support/site-module.mjs';
+import { mixedTally } from '../support/tally-fixture.mjs';
 
 let attention;
 before(async () => { attention = await createSiteAttention(); });
@@ -37,14 +38,9 @@ describe('defaultBlankItems', () => {
 
 describe('tallyText', () => {
   it('counts right at the first try without a hint, hints, solved, and rounded apart', () => {
-    let tally = emptyTally();
-    tally = withAnswer(tally, 'scores:1.0', 'right');
-    tally = withHint(tally, 'weights:1.0');
-    tally = withAnswer(tally, 'weights:1.0', 'right');
-    tally = withAnswer(tally, 'weights:1.1', 'rounded');
-    tally = withAnswer(tally, 'weights:1.1', 'off');
-    assert.equal(tallyText(tally, 8),
-      'Right at the first try: 1 of 8 \u00b7 hints used: 1 \u00b7 solved: 2 of 8 \u00b7 rounded differently at the first try: 1');
+    // One right at the first try, two right later, one rounded at the first try, three hints.
+    assert.equal(tallyText(mixedTally(), 8),
+      'Right at the first try: 1 of 8 \u00b7 hints used: 3 \u00b7 solved: 3 of 8 \u00b7 rounded differently at the first try: 1');
     assert.equal(tallyText(emptyTally(), 3), 'Right at the first try: 0 of 3 \u00b7 hints used: 0 \u00b7 solved: 0 of 3');
   });
 });

@@ -120,6 +120,26 @@ describe('a worksheet\u2019s layout', () => {
     assert.deepEqual(places.sort(), ['masked:1.1', 'masked:1.1', 'weights:1.0']);
   });
 
+  it('prints no answer of its own blanks elsewhere: a "?" where a later table repeats one, the value in the key', () => {
+    // A list with a round's numbers: the scaled score of a visible cell, then the steps after it.
+    const hash = 'practice=scaled:1.0,weights:2.1&round=softmax&round_seed=5';
+    const steps = headStepsF64(roundInputsF64(5));
+    const answer = printedCandidates(steps.scaled[1][0], 3);
+    const sheet = roundLayout(hash).layout;
+    const given = allCells(sheet).filter((cell) => cell.blank === undefined);
+    assert.deepEqual(given.filter((cell) => answer.includes(cell.text)), [], 'no cell prints blank 1\u2019s answer');
+    // The masked table's cell and the softmax table's x of that row print it again: "?" in both.
+    const echoes = given.filter((cell) => cell.echoOf !== undefined);
+    assert.equal(echoes.length, 2);
+    assert.ok(echoes.every((cell) => cell.echoOf === 1 && cell.text === '?'));
+    const maskedTable = sheet.steps.find((step) => step.number === 3).tables[0];
+    assert.equal(maskedTable.rows[1].cells[0].echoOf, 1);
+    // The key prints everything, the repeated value too.
+    const key = allCells(roundLayout(hash, { answers: true }).layout).filter((cell) => cell.blank === undefined);
+    assert.equal(key.filter((cell) => cell.echoOf !== undefined).length, 0);
+    assert.equal(key.filter((cell) => answer.includes(cell.text)).length >= 2, true);
+  });
+
   it('says each step\u2019s instruction with this head\u2019s size and divisor', () => {
     const trace = attention.run(roundInputs(attention, { seed: 3, level: 'hard' }));
     const instructions = stepInstructions(trace);

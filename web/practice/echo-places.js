@@ -34,6 +34,18 @@ function carriedOn(flash, [tile, query], beforeColumn, finalColumn) {
 }
 
 /**
+ * The cells of other kinds that print the same quantity as `cell` by definition: a visible
+ * masked score is the scaled score the mask let through. Where such a cell prints the same
+ * text as the blank's answer it gives the answer away; the page masks it (echoPlaces) and a
+ * worksheet prints a "?" there (web/practice/worksheet.js).
+ * @param {{kind: string, index: (number|string)[]}} cell
+ * @returns {{kind: string, index: (number|string)[]}[]}
+ */
+export function echoCells({ kind, index }) {
+  return kind === 'scaled' ? [{ kind: 'masked', index }] : [];
+}
+
+/**
  * The places, other than its own cell and the working panels, where the page or an element
  * prints the same quantity as `cell`: CSS selectors, to look up in the root the blank is in.
  * @param {{kind: string, index: (number|string)[]}} cell
@@ -47,8 +59,7 @@ export function echoPlaces({ kind, index }, answers) {
     // softmax table's x column print it again.
     // The FAQ's lab shows the reader's scaled scores again.
     case 'scaled': return [
-      `${table('masked')} ${bodyCell(a, b)}`,
-      `${softmaxOf(a)} ${bodyCell(b, 0)}`,
+      ...echoCells({ kind, index }).flatMap((echo) => [`${table(echo.kind)} ${bodyCell(a, b)}`, ...echoPlaces(echo, answers)]),
       `${table('faq-scaled')} ${bodyCell(a, b)}`,
     ];
     case 'masked': return [`${softmaxOf(a)} ${bodyCell(b, 0)}`];

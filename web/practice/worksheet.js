@@ -7,10 +7,13 @@
 //
 // A value that is a blank is left empty wherever the worksheet would print it (a weight is in
 // its row's softmax table; an out figure only in the out table), so no table gives an answer
-// away. Values the blanks' answers follow from are printed only when they come before them:
-// the steps after the last blank's are not printed at all.
+// away, and a cell printing the same quantity by definition (echo-places.js's echoCells: a
+// visible masked score is the scaled score) prints "?" on the worksheet. Values the blanks'
+// answers follow from are printed only when they come before them: the steps after the last
+// blank's are not printed at all.
 
-import { parsePracticeHash } from '../state/practice-hash.js';
+import { cellId, parsePracticeHash } from '../state/practice-hash.js';
+import { echoCells } from './echo-places.js';
 import { answerKey, exerciseBlanks } from './exercise.js';
 import { roundNamed } from './rounds.js';
 import { DECIMALS, NEG_INFINITY, formatCompact, formatFixed } from '../views/format.js';
@@ -128,6 +131,17 @@ function table(name, caption, corner, rowLabels, columnLabels, cellAt) {
   };
 }
 
+// The cells that print a blank's quantity again (echo-places.js's echoCells: a visible masked
+// score is the scaled score), by id, with the blank's number and its answer as printed. The
+// worksheet prints "?" there when the cell's text is the answer's, as the page hides it.
+function echoesOf(cells, key) {
+  const echoes = new Map();
+  cells.forEach((blank, n) => {
+    for (const echo of echoCells(blank)) echoes.set(cellId(echo), { number: n + 1, text: key[n].answer });
+  });
+  return echoes;
+}
+
 /**
  * The worksheet of an exercise.
  * @param {object} trace  run()'s answer for the exercise's inputs
@@ -139,10 +153,15 @@ export function worksheetLayout(trace, cells, { answers = false, round, seed, le
   const numberOf = new Map(key.map((entry, n) => [entry.id, n + 1]));
   const m = (x) => formatFixed(x, DECIMALS.matrix);
   const s = (x) => formatFixed(x, DECIMALS.softmax);
+  const echoes = echoesOf(cells, key);
   const cell = (kind, index, value, format) => {
     const id = `${kind}:${index.join('.')}`;
     const masked = value === -Infinity;
-    if (!numberOf.has(id)) return { text: format(value), masked };
+    if (!numberOf.has(id)) {
+      const text = format(value);
+      const echo = answers ? undefined : echoes.get(id);
+      return echo !== undefined && echo.text === text ? { text: '?', echoOf: echo.number, masked } : { text, masked };
+    }
     return { blank: numberOf.get(id), id, masked, ...(answers ? { answer: key[numberOf.get(id) - 1].answer } : {}) };
   };
   const given = (value, format) => ({ text: format(value), masked: value === -Infinity });

@@ -141,6 +141,7 @@ export function openBlank(td, { id, name, text = '', verdict = null, hints = [],
 
   const view = {
     input,
+    hintList,
     /** Shows a verdict ({kind: right|rounded|off|refused, text}), or none. */
     showVerdict(shown) {
       verdictLine.replaceChildren();

@@ -65,21 +65,41 @@ function maskLabel(node, pattern, records) {
  * @param {string} text  the answer as its table prints it
  * @returns {object[]}  what to give restoreEchoes to put it back
  */
-export function maskPrinted(place, text) {
+export function maskPrinted(place, text, { untouched = UNTOUCHED } = {}) {
   const records = [];
-  if (!text || place.closest(UNTOUCHED)) return records;
+  if (!text || place.closest(untouched)) return records;
   const pattern = wholeNumber(text);
   const doc = place.ownerDocument;
   const walker = doc.createTreeWalker(place, 4 /* NodeFilter.SHOW_TEXT */);
   const found = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.parentElement?.closest(UNTOUCHED)) found.push(node);
+    if (!node.parentElement?.closest(untouched)) found.push(node);
   }
   for (const node of found) maskTextNode(node, pattern, records);
   for (const node of [place, ...place.querySelectorAll('[aria-label]')]) {
-    if (!node.closest(UNTOUCHED)) maskLabel(node, pattern, records);
+    if (!node.closest(untouched)) maskLabel(node, pattern, records);
   }
   return records;
+}
+
+// A hint's working writes a sum's terms with their signs apart ("0.1234 \u2212 0.0567"): there a
+// negative answer is its minus, a space and its magnitude.
+const termForms = (text) => (text.startsWith('\u2212') ? [text, `\u2212 ${text.slice(1)}`] : [text]);
+
+/**
+ * Hides, in a blank's hint list, the answers of the other blanks still open: a hint works with
+ * the numbers before its cell, and one of them may be another blank. The list is drawn again
+ * whole when a hint is added or a blank solved, so nothing needs putting back.
+ * @param {Element} list  the hint list (inside the blank's own cell)
+ * @param {string[]} answers  the other open blanks' answers as printed
+ */
+export function maskInWorking(list, answers) {
+  for (const text of answers.flatMap(termForms)) maskPrinted(list, text, { untouched: '.blank-echo' });
+}
+
+/** `text` (a hint announced) with the other open blanks' answers said as hidden. */
+export function hideInText(text, answers) {
+  return answers.flatMap(termForms).reduce((said, answer) => said.replace(wholeNumber(answer), HIDDEN_NAME), text);
 }
 
 /** Puts back what maskPrinted replaced. */

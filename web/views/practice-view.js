@@ -10,7 +10,7 @@ import { emptyTally, isSolved, tallySummary, withAnswer, withHint } from '../pra
 import { cellId } from '../state/practice-hash.js';
 import { echoPlaces, printedAnswers, WORKING_PANELS } from '../practice/echo-places.js';
 import { closeBlank, describeBlank, findCell, openBlank } from './blank-cell.js';
-import { maskPrinted, registerOpenBlanks, restoreEchoes } from './blank-echoes.js';
+import { hideInText, maskInWorking, maskPrinted, registerOpenBlanks, restoreEchoes } from './blank-echoes.js';
 
 /**
  * The tally in words: "Right at the first try: 3 of 8 · hints used: 2 · solved: 5 of 8".
@@ -104,10 +104,25 @@ export function practiceView({ announce, onTally = () => {} }) {
       closeBlank(entry.td, { solved: true });
       entry.view = null;
       showEchoes(entry);
+      // Its answer is no longer hidden in the other blanks' hints.
+      for (const other of openEntries()) showHints(other);
       focusNext(entry.id);
       return;
     }
     entry.view.showVerdict(state.verdict);
+  }
+
+  // The answers of the open blanks other than `entry`: its hints show them as hidden places.
+  // Not its own answer, which its last step gives, even where another blank's prints the same.
+  const othersOpen = (entry) => openEntries().filter((other) => other !== entry).flatMap((other) => other.answers ?? [])
+    .filter((text) => !(entry.answers ?? []).includes(text));
+
+  // Draws a blank's hints revealed so far, each number that is another open blank's answer hidden.
+  function showHints(entry) {
+    const state = stateOf(entry.id);
+    const steps = state.hints > 0 ? hintSteps(entry.cell, answers) : [];
+    entry.view.showHints(steps.slice(0, state.hints).map((step) => step.text), state.hints === 0 || state.hints < steps.length);
+    maskInWorking(entry.view.hintList, othersOpen(entry));
   }
 
   function hint(entry) {
@@ -116,8 +131,8 @@ export function practiceView({ announce, onTally = () => {} }) {
     if (state.hints >= steps.length) return;
     state.hints += 1;
     tally = withHint(tally, entry.id);
-    entry.view.showHints(steps.slice(0, state.hints).map((step) => step.text), state.hints < steps.length);
-    announce(`Hint ${state.hints} of ${steps.length} for ${nameOf(entry.cell)}: ${steps[state.hints - 1].text}`);
+    showHints(entry);
+    announce(`Hint ${state.hints} of ${steps.length} for ${nameOf(entry.cell)}: ${hideInText(steps[state.hints - 1].text, othersOpen(entry))}`);
     report();
   }
 
@@ -186,6 +201,7 @@ export function practiceView({ announce, onTally = () => {} }) {
         else open(entry);
       }
       for (const entry of openEntries()) hideEchoes(entry);
+      for (const entry of openEntries()) showHints(entry);
       if (openEntries().length > 0) {
         unregister = registerOpenBlanks({
           answersIn: (panelRoot) => openEntries().filter((entry) => entry.td.getRootNode() === panelRoot)

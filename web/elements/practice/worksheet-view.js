@@ -3,6 +3,7 @@
 // working. Built with the `doc` it is given, text always as text; nothing computed here.
 
 import { element } from '../../views/page-slots.js';
+import { HIDDEN_NAME } from '../../views/blank-echoes.js';
 import { renderScrollable, visuallyHidden } from '../../views/render-tables.js';
 
 function headerCell(doc, text, scope) {
@@ -34,7 +35,20 @@ function valueCell(doc, cell) {
   return td;
 }
 
-const drawCell = (doc, cell) => (cell.blank === undefined ? valueCell(doc, cell) : blankCell(doc, cell));
+// A cell printing a blank's quantity again: "?", named as the page names its hidden places.
+function echoCell(doc, cell) {
+  const td = element(doc, 'td', 'num echo');
+  td.dataset.echoOf = String(cell.echoOf);
+  const sign = element(doc, 'span', 'value', cell.text);
+  sign.setAttribute('aria-hidden', 'true');
+  td.append(sign, visuallyHidden(doc, `${HIDDEN_NAME}: the answer of blank ${cell.echoOf}`));
+  return td;
+}
+
+function drawCell(doc, cell) {
+  if (cell.blank !== undefined) return blankCell(doc, cell);
+  return cell.echoOf === undefined ? valueCell(doc, cell) : echoCell(doc, cell);
+}
 
 function drawRow(doc, row) {
   const tr = element(doc, 'tr');
