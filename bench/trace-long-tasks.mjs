@@ -134,6 +134,27 @@ function rendersFrame(node, depth = 3) {
   return node.children.some((child) => child.name === 'WebFrameWidgetImpl::UpdateLifecycle' || (depth > 1 && rendersFrame(child, depth - 1)));
 }
 
+// The main threads' garbage collections in the window: { minor, major, allocated (bytes, the
+// growth of the heap between collections: what the page allocated), longestMinor (wall ms) }.
+// A minor collection (a scavenge) comes once the young generation is full, so the fewer bytes a
+// frame allocates, the rarer they are; one that waits for its helper threads makes a long task.
+function collections(events, threads, from, to) {
+  const gc = { minor: 0, major: 0, allocated: 0, longestMinor: 0 };
+  let after = null;
+  const inWindow = events.filter((e) => threads.has(`${e.pid}:${e.tid}`) && e.ph === 'X'
+    && (e.name === 'MinorGC' || e.name === 'MajorGC') && e.ts / 1000 >= from && e.ts / 1000 <= to);
+  for (const e of inWindow.sort((a, b) => a.ts - b.ts)) {
+    if (e.name === 'MinorGC') {
+      gc.minor += 1;
+      gc.longestMinor = Math.max(gc.longestMinor, e.dur / 1000);
+    } else gc.major += 1;
+    const { usedHeapSizeBefore: before, usedHeapSizeAfter: heapAfter } = e.args ?? {};
+    if (after !== null && before > after) gc.allocated += before - after;
+    after = heapAfter ?? null;
+  }
+  return gc;
+}
+
 // A task's children of at least `minimum` ms, longest first, as indented lines down to `depth`.
 function describe(task, { minimum, depth }) {
   const lines = [];
@@ -160,7 +181,7 @@ function describe(task, { minimum, depth }) {
  * the same way (on a busy machine a task can take 50 ms waiting for a core while its own work
  * is short: the CPU time tells the two apart); `work` sums up the tasks' CPU time: { seconds
  * (of the window), tasks, total, longest, and of the tasks that render a frame: frames,
- * frameMedian, frameP90 } (ms). With `between: [first, last]`, only the tasks
+ * frameMedian, frameP90 } (ms); `gc` counts the main thread's garbage collections (collections()). With `between: [first, last]`, only the tasks
  * that end after the page's performance.mark(first) and start before its mark(last); `start`
  * is then from the first mark.
  */
@@ -198,5 +219,10 @@ export function longTasks(events, { threshold = 50, minimum = 2, depth = 9, betw
     frameMedian: at(frames, 0.5),
     frameP90: at(frames, 0.9),
   };
-  return { tasks: tasks.sort((a, b) => a.start - b.start), busiest: busiest && report(busiest.thread, busiest.task), work };
+  return {
+    tasks: tasks.sort((a, b) => a.start - b.start),
+    busiest: busiest && report(busiest.thread, busiest.task),
+    work,
+    gc: collections(events, threads, from, to),
+  };
 }

@@ -12,16 +12,20 @@
 // trained to step N, so a long run's drawing is measured too. The machine's load average is
 // printed with the figures. It prints figures and asserts nothing (the load decides them).
 //
-//   node bench/train-page.mjs [--seconds S] [--after N] [--trace] [--site DIR]
+//   node bench/train-page.mjs [--seconds S] [--after N] [--trace] [--save-trace DIR] [--site DIR]
 //
 // --trace also records a Chromium trace of each speed and prints, for the page's main-thread
 // tasks over 50 ms, what ran inside them, with the wall and the CPU time of each (a task much
 // longer than its CPU time was waiting for a core); bench/trace-long-tasks.mjs reads the trace.
-// --site serves another build of the site (to compare two builds on the same machine).
+// --save-trace DIR also writes each speed's trace there (train-page-SPEED.json, which Chromium's
+// DevTools Performance panel opens). --site serves another build of the site (to compare two
+// builds on the same machine).
 //
 // Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
 
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -32,13 +36,14 @@ const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 function parseArguments(argv) {
-  const options = { seconds: 6, after: 0, trace: false, site: SITE };
+  const options = { seconds: 6, after: 0, trace: false, saveTrace: null, site: SITE };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
     else if (argv[i] === '--after') options.after = Number(argv[++i]);
     else if (argv[i] === '--trace') options.trace = true;
+    else if (argv[i] === '--save-trace') [options.trace, options.saveTrace] = [true, argv[++i]];
     else if (argv[i] === '--site') options.site = argv[++i];
-    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S] [--after N] [--trace] [--site DIR])`);
+    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S] [--after N] [--trace] [--save-trace DIR] [--site DIR])`);
   }
   if (!(options.seconds > 0)) throw new Error('train-page: --seconds must be a positive number');
   if (!Number.isInteger(options.after) || options.after < 0) throw new Error('train-page: --after must be a whole number of steps');
@@ -139,7 +144,7 @@ async function measure({ speed, seconds, after }) {
 }
 
 async function main() {
-  const { seconds, after, trace, site } = parseArguments(process.argv.slice(2));
+  const { seconds, after, trace, saveTrace, site } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, csp: PAGE_CSP });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -190,7 +195,7 @@ async function main() {
       const r = await page.evaluate(measure, { speed, seconds, after });
       if (stopTrace) {
         const events = await stopTrace();
-        if (process.env.TRAIN_PAGE_TRACE_DIR) (await import('node:fs')).writeFileSync(`${process.env.TRAIN_PAGE_TRACE_DIR}/${speed}.json`, JSON.stringify(events));
+        if (saveTrace) writeFileSync(path.join(saveTrace, `train-page-${speed}.json`), JSON.stringify({ traceEvents: events }));
         traces.push([speed, longTasks(events, { between: ['train-page:measured', 'train-page:done'] })]);
       }
       console.log(`${speed.padEnd(8)} ${(r.steps / r.elapsed).toFixed(1).padStart(7)}  ${(r.frames / r.elapsed).toFixed(1).padStart(8)}  `
@@ -221,11 +226,13 @@ async function main() {
       for (const line of task.lines) console.log(`  ${line}`);
     };
     if (traces.length) {
-      console.log('the trace: the page\'s main-thread CPU time (ms): per second; the longest task; the tasks that render a frame: count, median, p90; tasks over 50 ms (wall)');
-      for (const [speed, { tasks, work }] of traces) {
-        const perSecond = work.seconds ? (work.total / work.seconds).toFixed(0) : '?';
-        console.log(`  ${speed.padEnd(8)} ${perSecond.padStart(5)}  ${work.longest.toFixed(1).padStart(6)}  ${String(work.frames).padStart(5)}  `
-          + `${work.frameMedian.toFixed(2).padStart(6)}  ${work.frameP90.toFixed(2).padStart(6)}  ${String(tasks.length).padStart(4)}`);
+      console.log('the trace, the page\'s main thread: CPU ms per second; the longest task\'s CPU ms; the tasks that render a frame: count, CPU ms median, p90;'
+        + ' tasks over 50 ms (wall); minor GCs, the longest (wall ms), kB allocated between GCs per second; major GCs');
+      for (const [speed, { tasks, work, gc }] of traces) {
+        const perSecond = (total) => (work.seconds ? (total / work.seconds).toFixed(0) : '?');
+        console.log(`  ${speed.padEnd(8)} ${perSecond(work.total).padStart(5)}  ${work.longest.toFixed(1).padStart(6)}  ${String(work.frames).padStart(5)}  `
+          + `${work.frameMedian.toFixed(2).padStart(6)}  ${work.frameP90.toFixed(2).padStart(6)}  ${String(tasks.length).padStart(4)}  `
+          + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${perSecond(gc.allocated / 1024).padStart(5)}  ${String(gc.major).padStart(3)}`);
       }
     }
     for (const [speed, { tasks, busiest }] of traces) {
