@@ -134,23 +134,30 @@ function rendersFrame(node, depth = 3) {
   return node.children.some((child) => child.name === 'WebFrameWidgetImpl::UpdateLifecycle' || (depth > 1 && rendersFrame(child, depth - 1)));
 }
 
-// The main threads' garbage collections in the window: { minor, major, allocated (bytes, the
-// growth of the heap between collections: what the page allocated), longestMinor (wall ms) }.
-// A minor collection (a scavenge) comes once the young generation is full, so the fewer bytes a
-// frame allocates, the rarer they are; one that waits for its helper threads makes a long task.
+// The main threads' garbage collections in the window: { minor, major, longestMinor (wall ms),
+// allocationRate (kB a second: the heap's growth from one collection to the next, over the time
+// between the first and the last; null with fewer than two) }. A minor collection (a scavenge)
+// comes once the young generation is full, so the fewer bytes a frame allocates, the rarer they
+// are; one that waits for its helper threads makes a long task.
 function collections(events, threads, from, to) {
-  const gc = { minor: 0, major: 0, allocated: 0, longestMinor: 0 };
+  const gc = { minor: 0, major: 0, longestMinor: 0, allocationRate: null };
   let after = null;
+  let allocated = 0;
   const inWindow = events.filter((e) => threads.has(`${e.pid}:${e.tid}`) && e.ph === 'X'
     && (e.name === 'MinorGC' || e.name === 'MajorGC') && e.ts / 1000 >= from && e.ts / 1000 <= to);
-  for (const e of inWindow.sort((a, b) => a.ts - b.ts)) {
+  inWindow.sort((a, b) => a.ts - b.ts);
+  for (const e of inWindow) {
     if (e.name === 'MinorGC') {
       gc.minor += 1;
       gc.longestMinor = Math.max(gc.longestMinor, e.dur / 1000);
     } else gc.major += 1;
     const { usedHeapSizeBefore: before, usedHeapSizeAfter: heapAfter } = e.args ?? {};
-    if (after !== null && before > after) gc.allocated += before - after;
+    if (after !== null && before > after) allocated += before - after;
     after = heapAfter ?? null;
+  }
+  if (inWindow.length > 1) {
+    const seconds = (inWindow[inWindow.length - 1].ts - inWindow[0].ts) / 1e6;
+    if (seconds > 0) gc.allocationRate = allocated / 1024 / seconds;
   }
   return gc;
 }

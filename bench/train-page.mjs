@@ -16,14 +16,16 @@
 //
 // --trace also records a Chromium trace of each speed and prints, for the page's main-thread
 // tasks over 50 ms, what ran inside them, with the wall and the CPU time of each (a task much
-// longer than its CPU time was waiting for a core); bench/trace-long-tasks.mjs reads the trace.
+// longer than its CPU time was waiting: for a core, the compositor or a collector's helper
+// threads), and per speed the main thread's CPU time, that of the tasks that render a frame,
+// and its garbage collections; bench/trace-long-tasks.mjs reads the trace.
 // --save-trace DIR also writes each speed's trace there (train-page-SPEED.json, which Chromium's
 // DevTools Performance panel opens). --site serves another build of the site (to compare two
 // builds on the same machine).
 //
 // Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -145,6 +147,7 @@ async function measure({ speed, seconds, after }) {
 
 async function main() {
   const { seconds, after, trace, saveTrace, site } = parseArguments(process.argv.slice(2));
+  if (saveTrace) mkdirSync(saveTrace, { recursive: true });
   const server = await startStaticServer({ root: site, csp: PAGE_CSP });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -227,12 +230,12 @@ async function main() {
     };
     if (traces.length) {
       console.log('the trace, the page\'s main thread: CPU ms per second; the longest task\'s CPU ms; the tasks that render a frame: count, CPU ms median, p90;'
-        + ' tasks over 50 ms (wall); minor GCs, the longest (wall ms), kB allocated between GCs per second; major GCs');
+        + ' tasks over 50 ms (wall); minor GCs, the longest (wall ms), kB allocated a second (from GC to GC); major GCs');
       for (const [speed, { tasks, work, gc }] of traces) {
         const perSecond = (total) => (work.seconds ? (total / work.seconds).toFixed(0) : '?');
         console.log(`  ${speed.padEnd(8)} ${perSecond(work.total).padStart(5)}  ${work.longest.toFixed(1).padStart(6)}  ${String(work.frames).padStart(5)}  `
           + `${work.frameMedian.toFixed(2).padStart(6)}  ${work.frameP90.toFixed(2).padStart(6)}  ${String(tasks.length).padStart(4)}  `
-          + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${perSecond(gc.allocated / 1024).padStart(5)}  ${String(gc.major).padStart(3)}`);
+          + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${(gc.allocationRate === null ? '?' : gc.allocationRate.toFixed(0)).padStart(5)}  ${String(gc.major).padStart(3)}`);
       }
     }
     for (const [speed, { tasks, busiest }] of traces) {
