@@ -12,25 +12,40 @@
 // trained to step N, so a long run's drawing is measured too. The machine's load average is
 // printed with the figures. It prints figures and asserts nothing (the load decides them).
 //
-//   node bench/train-page.mjs [--seconds S] [--after N]
+//   node bench/train-page.mjs [--seconds S] [--after N] [--trace] [--save-trace DIR] [--site DIR]
+//
+// --trace also records a Chromium trace of each speed and prints, for the page's main-thread
+// tasks over 50 ms, what ran inside them, with the wall and the CPU time of each (a task much
+// longer than its CPU time was waiting: for a core, the compositor or a collector's helper
+// threads), and per speed the main thread's CPU time, that of the tasks that render a frame,
+// and its garbage collections; bench/trace-long-tasks.mjs reads the trace.
+// --save-trace DIR also writes each speed's trace there (train-page-SPEED.json, which Chromium's
+// DevTools Performance panel opens). --site serves another build of the site (to compare two
+// builds on the same machine).
 //
 // Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startStaticServer } from '../scripts/static-server.mjs';
+import { longTasks, startTrace } from './trace-long-tasks.mjs';
 
 const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 function parseArguments(argv) {
-  const options = { seconds: 6, after: 0 };
+  const options = { seconds: 6, after: 0, trace: false, saveTrace: null, site: SITE };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
     else if (argv[i] === '--after') options.after = Number(argv[++i]);
-    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S] [--after N])`);
+    else if (argv[i] === '--trace') options.trace = true;
+    else if (argv[i] === '--save-trace') [options.trace, options.saveTrace] = [true, argv[++i]];
+    else if (argv[i] === '--site') options.site = argv[++i];
+    else throw new Error(`train-page: unknown argument ${argv[i]} (usage: [--seconds S] [--after N] [--trace] [--save-trace DIR] [--site DIR])`);
   }
   if (!(options.seconds > 0)) throw new Error('train-page: --seconds must be a positive number');
   if (!Number.isInteger(options.after) || options.after < 0) throw new Error('train-page: --after must be a whole number of steps');
@@ -86,6 +101,7 @@ async function measure({ speed, seconds, after }) {
   globalThis.pageFrameCallbacks.length = 0;
   globalThis.workerMessages.length = 0;
   const firstStep = trainer.run.latest.step;
+  performance.mark('train-page:measured');
   const start = performance.now();
   if (speed !== 'idle') trainer.play();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -96,6 +112,7 @@ async function measure({ speed, seconds, after }) {
   await new Promise((resolve) => setTimeout(resolve, 200));
   observer.disconnect();
   frameObserver?.disconnect();
+  performance.mark('train-page:done');
   const drawing = globalThis.pageFrameCallbacks.slice().sort((a, b) => a - b);
   const messages = {};
   for (const { type, ms } of globalThis.workerMessages) {
@@ -129,8 +146,9 @@ async function measure({ speed, seconds, after }) {
 }
 
 async function main() {
-  const { seconds, after } = parseArguments(process.argv.slice(2));
-  const server = await startStaticServer({ root: SITE, csp: PAGE_CSP });
+  const { seconds, after, trace, saveTrace, site } = parseArguments(process.argv.slice(2));
+  if (saveTrace) mkdirSync(saveTrace, { recursive: true });
+  const server = await startStaticServer({ root: site, csp: PAGE_CSP });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
@@ -174,8 +192,15 @@ async function main() {
     console.log('speed    steps/s  frames/s  fps median  fps p90  long tasks  longest (ms)  last step');
     const causes = [];
     const drawings = [];
+    const traces = [];
     for (const speed of ['idle', 'slow', 'steady', 'fast']) {
+      const stopTrace = trace ? await startTrace(page) : null;
       const r = await page.evaluate(measure, { speed, seconds, after });
+      if (stopTrace) {
+        const events = await stopTrace();
+        if (saveTrace) writeFileSync(path.join(saveTrace, `train-page-${speed}.json`), JSON.stringify({ traceEvents: events }));
+        traces.push([speed, longTasks(events, { between: ['train-page:measured', 'train-page:done'] })]);
+      }
       console.log(`${speed.padEnd(8)} ${(r.steps / r.elapsed).toFixed(1).padStart(7)}  ${(r.frames / r.elapsed).toFixed(1).padStart(8)}  `
         + `${r.fpsMedian.toFixed(1).padStart(10)}  ${r.fpsP90.toFixed(1).padStart(7)}  `
         + `${String(r.longTasks).padStart(10)}  ${r.longest.toFixed(0).padStart(12)}  ${String(r.latest).padStart(9)}`);
@@ -197,6 +222,31 @@ async function main() {
       if (ranked.length === 0) continue;
       console.log(`long animation frames at ${speed}, where the time went:`);
       for (const [cause, ms] of ranked) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${cause}`);
+    }
+    const printTask = (task) => {
+      const cpu = task.cpu === undefined ? '' : `, cpu ${task.cpu.toFixed(1)} ms`;
+      console.log(`  at ${task.start.toFixed(0)} ms, ${task.duration.toFixed(1)} ms${cpu} (${task.thread}):`);
+      for (const line of task.lines) console.log(`  ${line}`);
+    };
+    if (traces.length) {
+      console.log('the trace, the page\'s main thread: CPU ms per second; the longest task\'s CPU ms; the tasks that render a frame: count, CPU ms median, p90;'
+        + ' tasks over 50 ms (wall); minor GCs, the longest (wall ms), kB allocated a second (from GC to GC); major GCs');
+      for (const [speed, { tasks, work, gc }] of traces) {
+        const perSecond = (total) => (work.seconds ? (total / work.seconds).toFixed(0) : '?');
+        console.log(`  ${speed.padEnd(8)} ${perSecond(work.total).padStart(5)}  ${work.longest.toFixed(1).padStart(6)}  ${String(work.frames).padStart(5)}  `
+          + `${work.frameMedian.toFixed(2).padStart(6)}  ${work.frameP90.toFixed(2).padStart(6)}  ${String(tasks.length).padStart(4)}  `
+          + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${(gc.allocationRate === null ? '?' : gc.allocationRate.toFixed(0)).padStart(5)}  ${String(gc.major).padStart(3)}`);
+      }
+    }
+    for (const [speed, { tasks, busiest }] of traces) {
+      const byCpu = tasks.slice().sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0));
+      console.log(`the trace at ${speed}: ${tasks.length} main-thread task${tasks.length === 1 ? '' : 's'} over 50 ms while measured`
+        + `${tasks.length > 3 ? ' (the 3 with the most CPU time)' : ''}`);
+      byCpu.slice(0, 3).forEach(printTask);
+      if (busiest && !byCpu.slice(0, 3).some((task) => task.start === busiest.start)) {
+        console.log(`the trace at ${speed}: the task with the most CPU time`);
+        printTask(busiest);
+      }
     }
   } finally {
     await browser.close();

@@ -14,8 +14,8 @@ export class AttentionLossCurveElement extends TrainingPiece {
   #holder;
   #summary;
   #legend;
-  #count = -1;
   #history = null;
+  #columns = null;   // uPlot's data: step, training, held-out, unigram, bigram
   #shownStep = 0;
   #resize = null;
 
@@ -64,21 +64,24 @@ export class AttentionLossCurveElement extends TrainingPiece {
     // One plot for the element's life: a new run (a reset) only brings new data, so a reset
     // costs the page no new canvas, axes and layout.
     if (!this.#plot) this.#create();
-    if (this.#history !== history) {
+    if (this.#history !== history || history.length < this.#columns[0].length) {
       this.#history = history;
-      this.#count = -1;
+      this.#columns = [[], [], [], [], []];
     }
     this.#shownStep = view.step;
-    if (history.length !== this.#count) {
-      this.#count = history.length;
-      const steps = history.map((h) => h.step);
-      this.#plot.setData([
-        steps,
-        history.map((h) => h.loss),
-        history.map((h) => h.heldOutLoss),
-        steps.map(() => unigram),
-        steps.map(() => bigram),
-      ]);
+    const columns = this.#columns;
+    if (history.length !== columns[0].length) {
+      // The columns grow by the steps taken since the last frame: a long run costs the page no
+      // new arrays of every step each frame (uPlot redraws the same arrays).
+      for (let i = columns[0].length; i < history.length; i += 1) {
+        const { step, loss, heldOutLoss } = history[i];
+        columns[0].push(step);
+        columns[1].push(loss);
+        columns[2].push(heldOutLoss);
+        columns[3].push(unigram);
+        columns[4].push(bigram);
+      }
+      this.#plot.setData(columns);
     } else {
       this.#plot.redraw(false, false);
     }

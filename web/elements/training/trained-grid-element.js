@@ -39,15 +39,19 @@ export class AttentionTrainedGridElement extends TrainingPiece {
     layer.heads.forEach((head, h) => {
       const table = tables[h];
       const title = this.#title(h, layer.heads.length, step);
-      table.caption.textContent = this.#caption(title);
+      const caption = this.#caption(title);
+      if (table.caption.textContent !== caption) table.caption.textContent = caption;
       table.parentElement.setAttribute('aria-label', title);
       head.trace.weights.forEach((row, i) => {
         const cells = table.tBodies[0].rows[i].cells;
         const largest = largestVisible(row, i);
         for (let j = 0; j <= i; j += 1) {
+          // Only what changed is written: an unchanged text or class costs no style and layout.
           const td = cells[j + 1];
-          td.className = `shade-${shadeLevel(row[j], LEVELS)}${j === largest ? ' largest' : ''}`;
-          td.textContent = formatWeight(row[j]);
+          const shade = `shade-${shadeLevel(row[j], LEVELS)}${j === largest ? ' largest' : ''}`;
+          const text = formatWeight(row[j]);
+          if (td.className !== shade) td.className = shade;
+          if (td.textContent !== text) td.textContent = text;
         }
       });
     });

@@ -7,11 +7,24 @@ import { TrainingPiece } from './training-base.js';
 
 const NAMES = [['w_q', 'W_Q'], ['w_k', 'W_K'], ['w_v', 'W_V']];
 
+const POSITIVE = [31, 95, 168];
+const NEGATIVE = [179, 92, 0];
+
+/**
+ * Writes the [r, g, b] of weight `w` on a scale of ±`limit` (blue above zero, orange below) into
+ * `target` from index `at`: a frame's pixels are written in place, with no array per weight.
+ */
+export function writeWeightRgb(target, at, w, limit) {
+  const t = limit > 0 ? Math.min(1, Math.abs(w) / limit) : 0;
+  const ends = w >= 0 ? POSITIVE : NEGATIVE;
+  for (let c = 0; c < 3; c += 1) target[at + c] = Math.round(255 + (ends[c] - 255) * t);
+}
+
 /** [r, g, b] of weight `w` on a scale of ±`limit`: blue (positive) or orange (negative). */
 export function weightRgb(w, limit) {
-  const t = limit > 0 ? Math.min(1, Math.abs(w) / limit) : 0;
-  const ends = w >= 0 ? [31, 95, 168] : [179, 92, 0];
-  return ends.map((c) => Math.round(255 + (c - 255) * t));
+  const rgb = [0, 0, 0];
+  writeWeightRgb(rgb, 0, w, limit);
+  return rgb;
 }
 
 /** The colour of weight `w` on a scale of ±`limit`, as CSS. */
@@ -22,6 +35,7 @@ export function weightColour(w, limit) {
 
 export class AttentionTrainedWeightsElement extends TrainingPiece {
   #canvases = new Map();
+  #images = new WeakMap();  // canvas -> its ImageData, reused frame after frame
 
   draw({ view }) {
     const heads = view.w_q.length;
@@ -77,18 +91,27 @@ export class AttentionTrainedWeightsElement extends TrainingPiece {
     }
     const context = canvas.getContext('2d');
     if (context) {
-      // One pixel per weight, written at once: a redraw every frame while training stays cheap.
-      const image = context.createImageData(cols, rows);
+      // One pixel per weight, written at once into the canvas's own buffer: a redraw every
+      // frame while training stays cheap and allocates nothing.
+      let image = this.#images.get(canvas);
+      if (!image || image.width !== cols || image.height !== rows) {
+        image = context.createImageData(cols, rows);
+        this.#images.set(canvas, image);
+      }
+      const { data } = image;
       for (let i = 0; i < rows; i += 1) {
         for (let j = 0; j < cols; j += 1) {
           const at = 4 * (i * cols + j);
-          image.data.set(weightRgb(matrix[i][j], limit), at);
-          image.data[at + 3] = 255;
+          writeWeightRgb(data, at, matrix[i][j], limit);
+          data[at + 3] = 255;
         }
       }
       context.putImageData(image, 0, 0);
     }
     canvas.setAttribute('aria-label', `${label} at step ${step}: ${rows} by ${cols} weights from ${low.toFixed(2)} to ${high.toFixed(2)}`);
-    scale.replaceChildren(this.make('span', '', `\u2212${limit.toFixed(2)}`), this.make('span', '', `+${limit.toFixed(2)}`));
+    // The scale's two labels are rewritten only when they change (a new text is a new layout).
+    const ends = [`\u2212${limit.toFixed(2)}`, `+${limit.toFixed(2)}`];
+    if (scale.children.length !== 2) scale.replaceChildren(this.make('span'), this.make('span'));
+    ends.forEach((text, i) => { if (scale.children[i].textContent !== text) scale.children[i].textContent = text; });
   }
 }
