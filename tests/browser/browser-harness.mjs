@@ -1,9 +1,8 @@
 // Shared plumbing for the browser tests: Chromium through playwright-core, the built site on a
 // local static server, and readers that turn the page's tables back into plain data.
 
-import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 
 export const SITE_ROOT = fileURLToPath(new URL('../../build/site/', import.meta.url));
@@ -22,20 +21,9 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
-/** Debian's Chromium unless CHROMIUM_PATH names another build. */
+/** Headless Chromium as every browser test and benchmark starts it (scripts/launch-chromium.mjs). */
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return launchChromium();
 }
 
 export { startStaticServer };
