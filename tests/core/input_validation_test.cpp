@@ -48,10 +48,7 @@ std::string article_json_with(const std::string& member, const std::string& valu
   return json + "}";
 }
 
-std::string error_of(const std::variant<attn::AttentionInput, attn::InputError>& result) {
-  const auto* error = std::get_if<attn::InputError>(&result);
-  return error ? "error: " + error->message : std::string("no error");
-}
+using attn_test::error_of;
 
 std::string rows_of(std::size_t rows, std::size_t cols, const std::string& value = "0.5") {
   std::string json = "[";

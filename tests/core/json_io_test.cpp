@@ -23,10 +23,7 @@ namespace {
 
 using attn::json::Value;
 
-std::string error_of(const std::variant<attn::AttentionInput, attn::InputError>& result) {
-  const auto* error = std::get_if<attn::InputError>(&result);
-  return error ? "error: " + error->message : std::string("no error");
-}
+using attn_test::error_of;
 
 Value parse_json(const std::string& text) {
   const attn::json::ParseResult parsed = attn::json::parse(text);

@@ -21,12 +21,9 @@
 
 namespace {
 
-struct Shape {
-  std::size_t token_count;
-  std::size_t head_dim;
-};
+using attn_test::Shape;
 
-const std::vector<Shape> shapes = {{1, 1}, {2, 4}, {3, 5}, {5, 3}, {8, 16}, {17, 9}, {64, 7}};
+const std::vector<Shape> property_shapes = {{1, 1}, {2, 4}, {3, 5}, {5, 3}, {8, 16}, {17, 9}, {64, 7}};
 
 bool same_bits(const float* a, const float* b, std::size_t n) {
   return std::memcmp(a, b, n * sizeof(float)) == 0;
@@ -62,7 +59,7 @@ TEST_CASE("trace: shapes and the echoed input", "[properties]") {
 
 TEST_CASE("weights: each row sums to 1 and masked cells are exactly 0", "[properties]") {
   for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
-    for (const Shape& shape : shapes) {
+    for (const Shape& shape : property_shapes) {
       const attn::AttentionInput input =
           attn_test::random_input(shape.token_count, shape.head_dim, mask, 1234);
       REQUIRE(attn_test::validation_error(input) == "");
@@ -107,7 +104,7 @@ TEST_CASE("mask none: every weight is positive", "[properties]") {
 TEST_CASE("trace: agrees with float64 on random heads", "[properties]") {
   // Values in [-2, 2]; float32 sums of at most 64 products stay within ~1e-5 of float64.
   for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
-    for (const Shape& shape : shapes) {
+    for (const Shape& shape : property_shapes) {
       const attn::AttentionInput input =
           attn_test::random_input(shape.token_count, shape.head_dim, mask, 99);
       const attn::Trace t = attn::compute_trace(input);

@@ -7,11 +7,26 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <variant>
 
 #include "attention/reference/attention_input.h"
 #include "attention/reference/matrix.h"
 
 namespace attn_test {
+
+// A head's shape, for the tests that sweep several.
+struct Shape {
+  std::size_t token_count;
+  std::size_t head_dim;
+};
+
+// An input reader's message prefixed with "error: ", or "no error": reads well in a failed
+// CHECK. (Each test source is compiled on its own or in a unity batch with others, so helpers
+// they share live here rather than once per file.)
+inline std::string error_of(const std::variant<attn::AttentionInput, attn::InputError>& result) {
+  const auto* error = std::get_if<attn::InputError>(&result);
+  return error ? "error: " + error->message : std::string("no error");
+}
 
 // The validation message, or "" when the input is valid: reads well in a failed REQUIRE.
 inline std::string validation_error(const attn::AttentionInput& input) {

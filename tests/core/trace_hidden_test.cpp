@@ -28,7 +28,7 @@ struct NamedMask {
   const char* name;
   MaskVariant variant;
 };
-const NamedMask kMasks[] = {{"causal", {MaskKind::causal, MaskFill::minus_infinity}},
+const NamedMask kNamedMasks[] = {{"causal", {MaskKind::causal, MaskFill::minus_infinity}},
                             {"none", {MaskKind::none, MaskFill::minus_infinity}},
                             {"causal_zero", {MaskKind::causal, MaskFill::zero}}};
 
@@ -58,7 +58,7 @@ void check_hidden_json(const Value& trace, const std::string& mask, const std::s
 
 TEST_CASE("trace hidden: true exactly where the mask hid the cell, for every variant",
           "[hidden]") {
-  for (const NamedMask& mask : kMasks)
+  for (const NamedMask& mask : kNamedMasks)
     for (std::size_t T : {1u, 2u, 3u, 7u, 16u}) {
       INFO("mask " << mask.name << ", T " << T);
       attn::AttentionInput input = attn_test::random_input(T, 5, mask.variant.mask, 11 + T);
@@ -86,7 +86,7 @@ TEST_CASE("trace hidden: the workspace fills it like compute_trace, run after ru
   const attn::AttentionInput input = attn_test::random_input(4, 3, MaskKind::causal, 5);
   const std::size_t bytes = input.q.values.size() * sizeof(float);
   // Alternate the variants so that a table left over from the run before would show.
-  for (const NamedMask* mask : {&kMasks[0], &kMasks[1], &kMasks[2], &kMasks[1], &kMasks[0]}) {
+  for (const NamedMask* mask : {&kNamedMasks[0], &kNamedMasks[1], &kNamedMasks[2], &kNamedMasks[1], &kNamedMasks[0]}) {
     INFO("mask " << mask->name);
     std::memcpy(workspace.q(), input.q.values.data(), bytes);
     std::memcpy(workspace.k(), input.k.values.data(), bytes);
@@ -100,7 +100,7 @@ TEST_CASE("trace hidden: the workspace fills it like compute_trace, run after ru
 }
 
 TEST_CASE("trace hidden: trace_to_json writes it as T×T booleans", "[hidden]") {
-  for (const NamedMask& mask : kMasks) {
+  for (const NamedMask& mask : kNamedMasks) {
     attn::AttentionInput input = attn_test::random_input(5, 2, mask.variant.mask, 3);
     input.mask_fill = mask.variant.fill;
     const Value root = attn_test::parse_json_text(attn::trace_to_json(attn::compute_trace(input)));
@@ -110,7 +110,7 @@ TEST_CASE("trace hidden: trace_to_json writes it as T×T booleans", "[hidden]") 
 }
 
 TEST_CASE("trace hidden: every head's trace in the layer answers carries it", "[hidden]") {
-  for (const NamedMask& mask : kMasks) {
+  for (const NamedMask& mask : kNamedMasks) {
     const std::string request = std::string("{\"tokens\":[\"a\",\"b\",\"c\"],\"mask\":\"") +
                                 mask.name + "\"}";
     const Value multi = attn_test::answer_of(attn::multi_head_json(request));

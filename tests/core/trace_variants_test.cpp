@@ -21,11 +21,8 @@
 
 namespace {
 
-struct Shape {
-  std::size_t token_count;
-  std::size_t head_dim;
-};
-const std::vector<Shape> shapes = {{1, 1}, {2, 4}, {3, 5}, {5, 3}, {8, 16}, {17, 9}};
+using attn_test::Shape;
+const std::vector<Shape> variant_shapes = {{1, 1}, {2, 4}, {3, 5}, {5, 3}, {8, 16}, {17, 9}};
 
 bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
   return a.rows == b.rows && a.cols == b.cols &&
@@ -75,10 +72,7 @@ void check_against_reference(const attn::AttentionInput& input, const std::strin
   }
 }
 
-std::string error_of(const std::variant<attn::AttentionInput, attn::InputError>& result) {
-  const auto* error = std::get_if<attn::InputError>(&result);
-  return error ? "error: " + error->message : std::string("no error");
-}
+using attn_test::error_of;
 
 // The article's two words as JSON without the "scale" member the writer adds, and with
 // `extra` members appended.
@@ -94,7 +88,7 @@ std::string two_words_json_with(const std::string& extra) {
 
 TEST_CASE("trace variants: the defaults are the article's attention, bit for bit", "[variants]") {
   for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
-    for (const Shape& shape : shapes) {
+    for (const Shape& shape : variant_shapes) {
       attn::AttentionInput input = attn_test::random_input(shape.token_count, shape.head_dim, mask, 77);
       CHECK(input.scale == attn::ScaleKind::sqrt_head_dim);
       CHECK(input.mask_fill == attn::MaskFill::minus_infinity);
@@ -127,7 +121,7 @@ TEST_CASE("trace variants: ÷ d_k and no scaling, against float64", "[variants]"
   for (attn::ScaleKind scale : {attn::ScaleKind::sqrt_head_dim, attn::ScaleKind::head_dim,
                                 attn::ScaleKind::none}) {
     for (attn::MaskKind mask : {attn::MaskKind::causal, attn::MaskKind::none}) {
-      for (const Shape& shape : shapes) {
+      for (const Shape& shape : variant_shapes) {
         attn::AttentionInput input = attn_test::random_input(shape.token_count, shape.head_dim, mask, 5);
         input.scale = scale;
         const attn::Trace t = attn::compute_trace(input);
@@ -170,7 +164,7 @@ TEST_CASE("trace variants: ÷ d_k flattens the weights, no scaling sharpens them
 
 TEST_CASE("trace variants: the 0-filled mask leaks weight onto future words, as float64 does",
           "[variants]") {
-  for (const Shape& shape : shapes) {
+  for (const Shape& shape : variant_shapes) {
     attn::AttentionInput input =
         attn_test::random_input(shape.token_count, shape.head_dim, attn::MaskKind::causal, 21);
     input.mask_fill = attn::MaskFill::zero;

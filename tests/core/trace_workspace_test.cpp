@@ -87,7 +87,7 @@ std::vector<const void*> buffer_addresses(const attn::Trace& t) {
           t.weighted_values.data(), t.out.values.data()};
 }
 
-const MaskVariant kMasks[] = {{MaskKind::causal, MaskFill::minus_infinity},
+const MaskVariant kMaskVariants[] = {{MaskKind::causal, MaskFill::minus_infinity},
                               {MaskKind::none, MaskFill::minus_infinity},
                               {MaskKind::causal, MaskFill::zero}};
 const ScaleKind kScales[] = {ScaleKind::sqrt_head_dim, ScaleKind::head_dim, ScaleKind::none};
@@ -101,7 +101,7 @@ TEST_CASE("trace workspace: bit for bit compute_trace across shapes, masks and s
   std::uint32_t seed = 1;
   const std::size_t shapes[][2] = {{1, 1}, {2, 4}, {4, 4}, {3, 17}, {4, 64}, {9, 3}, {2, 4}, {64, 8}};
   for (const auto& shape : shapes) {
-    for (const MaskVariant mask : kMasks) {
+    for (const MaskVariant mask : kMaskVariants) {
       for (const ScaleKind scale : kScales) {
         const attn::AttentionInput input = with_variant(
             attn_test::random_input(shape[0], shape[1], mask.mask, ++seed), mask, scale);

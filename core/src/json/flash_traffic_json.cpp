@@ -15,8 +15,6 @@ using namespace sequel_request;
 
 namespace {
 
-constexpr double dtype_bytes_allowed[] = {1, 2, 4};
-
 void write_schedule(std::string& out, std::string_view key, const FlashTrafficSchedule& schedule) {
   write_key(out, key);
   out += '{';
@@ -48,7 +46,7 @@ JsonOrError flash_traffic_json(std::string_view request) {
   const Field shape_fields[] = {
       {"token_count", count_in(1, FlashTrafficLimits::max_token_count), &options.token_count},
       {"head_dim", count_in(1, FlashTrafficLimits::max_head_dim), &options.head_dim},
-      {"dtype_bytes", OneOf{dtype_bytes_allowed, "1 (8-bit), 2 (float16 or bfloat16) or 4 (float32)"},
+      {"dtype_bytes", kDtypeBytes,
        &options.dtype_bytes},
       {"sram_kib", NumberIn{0.0, true, FlashTrafficLimits::max_sram_kib}, &sram_kib},
   };

@@ -239,6 +239,11 @@ void write_key(std::string& out, std::string_view key) {
   out += ':';
 }
 
+void write_text(std::string& out, std::string_view key, std::string_view text) {
+  write_key(out, key);
+  json::write_string(out, text);
+}
+
 void write_matrix(std::string& out, const Matrix& m) {
   out += '[';
   for (std::size_t r = 0; r < m.rows; ++r) {

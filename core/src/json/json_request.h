@@ -111,6 +111,8 @@ std::optional<InputError> read_table(const Value& table, const std::string& path
 // ---- writing ------------------------------------------------------------------------------
 
 void write_key(std::string& out, std::string_view key);
+// "key":"text", the text escaped as JSON strings are.
+void write_text(std::string& out, std::string_view key, std::string_view text);
 void write_matrix(std::string& out, const Matrix& m);  // non-finite entries tagged (json.h)
 
 // [1,2.5]: each value as json::write_number writes it (9 significant digits, non-finite

@@ -16,7 +16,6 @@ using Type = Value::Type;
 
 namespace {
 
-constexpr double dtype_bytes_allowed[] = {1, 2, 4};
 constexpr double kv_bits_allowed[] = {2, 3, 4, 8};
 constexpr double weight_dtype_bytes_allowed[] = {0.5, 1, 2, 4};
 
@@ -158,7 +157,7 @@ JsonOrError kv_bill_json(std::string_view request) {
       {"scale_bytes", count_in(0, KvBillLimits::max_scale_bytes), &shape.scale_bytes},
       {"context_length", count_in(1, max_context), &shape.context_length},
       {"batch", count_in(1, KvBillLimits::max_batch), &shape.batch},
-      {"dtype_bytes", OneOf{dtype_bytes_allowed, "1 (8-bit), 2 (float16 or bfloat16) or 4 (float32)"},
+      {"dtype_bytes", kDtypeBytes,
        &shape.dtype_bytes},
       {"kv_bits", OneOf{kv_bits_allowed, "2, 3, 4 or 8"}, &shape.kv_bits, std::nullopt, 0.0,
        "null for an unquantised cache"},

@@ -34,6 +34,10 @@ struct OneOf {
 
 using FieldRule = std::variant<WholeIn, NumberIn, OneOf>;
 
+// The bytes a stored or moved number takes, as the bill and the traffic count read them.
+inline constexpr double kDtypeBytesValues[] = {1, 2, 4};
+inline constexpr OneOf kDtypeBytes{kDtypeBytesValues, "1 (8-bit), 2 (float16 or bfloat16) or 4 (float32)"};
+
 // Where the number goes. An optional is emptied by null (when the field allows null).
 using FieldTarget =
     std::variant<std::size_t*, double*, int*, std::optional<std::size_t>*>;

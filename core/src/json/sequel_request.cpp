@@ -124,11 +124,6 @@ void write_number_member(std::string& out, std::string_view key, double value) {
   write_shortest(out, value);
 }
 
-void write_text(std::string& out, std::string_view key, std::string_view text) {
-  write_key(out, key);
-  json::write_string(out, text);
-}
-
 void write_seed(std::string& out, std::uint64_t seed) {
   write_number_member(out, "seed", static_cast<double>(seed));
 }

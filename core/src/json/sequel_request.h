@@ -75,7 +75,6 @@ void write_source(std::string& out, const HeadSource& source);
 void write_count(std::string& out, std::string_view key, std::size_t value);
 // Exact for whole numbers below 2^53 (json_request::write_shortest).
 void write_number_member(std::string& out, std::string_view key, double value);
-void write_text(std::string& out, std::string_view key, std::string_view text);
 void write_seed(std::string& out, std::uint64_t seed);
 void write_mask_and_scale(std::string& out, const Trace& trace);
 // A count, or null when it is not `present`.

@@ -27,11 +27,7 @@ using json_request::write_counts;
 using json_request::write_key;
 using json_request::write_shortest;
 using json_request::write_strings;
-
-void write_text(std::string& out, std::string_view key, std::string_view text) {
-  write_key(out, key);
-  json::write_string(out, text);
-}
+using json_request::write_text;
 
 void write_count(std::string& out, std::string_view key, double value) {
   write_key(out, key);
