@@ -94,17 +94,32 @@ export async function openHostPage(browser, url, { viewport = { width: 1100, hei
  * @param {import('playwright-core').Page | import('playwright-core').Frame} target
  */
 export async function waitForElements(target) {
-  await target.waitForFunction(() => {
-    const elements = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-'));
-    return elements.length > 0 && elements.every((el) => {
-      const root = el.shadowRoot;
-      if (!root) return false;
-      const message = root.querySelector('.message:not(.edit-message)');
-      // A status (the trained head still training, for tokens alone) is not the outcome yet.
-      if (message && !message.hidden) return message.getAttribute('role') !== 'status';
-      return el.trace !== null && !root.querySelector('.computing');
-    });
-  }, undefined, { timeout: 30_000 });
+  try {
+    await target.waitForFunction(() => {
+      const elements = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-'));
+      return elements.length > 0 && elements.every((el) => {
+        const root = el.shadowRoot;
+        if (!root) return false;
+        const message = root.querySelector('.message:not(.edit-message)');
+        // A status (the trained head still training, for tokens alone) is not the outcome yet.
+        if (message && !message.hidden) return message.getAttribute('role') !== 'status';
+        return el.trace !== null && !root.querySelector('.computing');
+      });
+    }, undefined, { timeout: 30_000 });
+  } catch (error) {
+    // A timeout alone does not say which element is stuck, nor where: name each one's state.
+    const states = await target.evaluate(() => [...document.querySelectorAll('*')]
+      .filter((el) => el.localName.startsWith('attention-'))
+      .map((el) => {
+        const root = el.shadowRoot;
+        const message = root?.querySelector('.message:not(.edit-message)');
+        return `<${el.localName}${el.id ? ` id="${el.id}"` : ''}>: ${!root ? 'no shadow root (not upgraded)'
+          : `trace ${el.trace === null ? 'null' : 'set'}, ${root.querySelector('.computing') ? '"computing" shown' : 'nothing computing'}, ` +
+            `message ${message && !message.hidden ? `"${message.textContent}" (${message.getAttribute('role')})` : 'none'}`}`;
+      })).catch((reason) => [`(the document could not be read: ${reason.message})`]);
+    error.message += `\nthe elements when it gave up (${target.url()}, ready state ${await target.evaluate(() => document.readyState).catch(() => '?')}):\n  ${states.join('\n  ') || 'none on the page'}`;
+    throw error;
+  }
 }
 
 /**
