@@ -3,7 +3,8 @@
 //
 // The sequel's elements keep their whole state in their attributes (a reader's change in the
 // controls sets the attribute), so they have no property per attribute: read and write the
-// attributes, listed with examples on the site's authors page.
+// attributes, listed with examples on the site's authors page for parts two and three
+// (site/authors-sequel.html).
 
 export { createAttention } from './attention-explainer.js';
 

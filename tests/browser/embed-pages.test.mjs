@@ -1,5 +1,5 @@
 // The site's own pages for authors: the example article (one model through its prose, plus an
-// explainer of its own), the authors' page with its live demos, and the embed page on a
+// explainer of its own), the two authors' pages with their live demos, and the embed page on a
 // narrow screen. All under the strict policy, without errors or warnings.
 
 import assert from 'node:assert/strict';
@@ -94,6 +94,28 @@ describe('authors.html', { timeout: TEST_TIMEOUT }, () => {
         .map((el) => ({ tag: el.localName, traced: el.trace !== null })));
       assert.ok(demos.length >= 3);
       assert.ok(demos.every((demo) => demo.traced), JSON.stringify(demos));
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe('authors-sequel.html', { timeout: TEST_TIMEOUT }, () => {
+  it('loads cleanly and its live bill shows the core\u2019s figures for Llama 3 8B', async () => {
+    const opened = await openHostPage(browser, `${server.url}authors-sequel.html`);
+    try {
+      const { page } = opened;
+      await page.waitForFunction(() => document.querySelector('.demo > attention-kv-bill')?.result != null, undefined, { timeout: 30_000 });
+      await assertClean(opened);
+      const bill = await page.evaluate(() => {
+        const element = document.querySelector('.demo > attention-kv-bill');
+        return { problem: element.problem, model: element.result.model, tables: element.shadowRoot.querySelectorAll('table').length };
+      });
+      assert.equal(bill.problem, null);
+      assert.ok(bill.tables >= 1, 'the bill is drawn as a table');
+      // Llama 3 8B's published shape: 32 layers, 8 K/V heads of 128 numbers, 2 bytes each, K and V.
+      assert.equal(bill.model.bytes_per_token, 2 * 32 * 8 * 128 * 2);
+      assert.equal(bill.model.bytes_per_sequence, 2 * 32 * 8 * 128 * 2 * 32768);
     } finally {
       await opened.close();
     }

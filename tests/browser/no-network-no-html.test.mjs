@@ -15,7 +15,7 @@ import {
 } from './embed-harness.mjs';
 import { MARKUP } from '../support/bad-inputs.mjs';
 
-const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html'];
+const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html', 'authors-sequel.html'];
 const SCRIPT_MARKUP = '<script>alert(2)</script>';
 const BOLD = '<b>cat</b>';
 const ALL_STEPS = 'q,k,v,scores,scaled,masked,softmax,weights,mix,out,grid,arrows';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_TIMEOUT, settlePage, startBrowserAndHost, stopBrowserAndHost } from './embed-harness.mjs';
 
-const PAGES = ['index.html', 'sequel.html', 'example-article.html', 'authors.html'];
+const PAGES = ['index.html', 'sequel.html', 'example-article.html', 'authors.html', 'authors-sequel.html'];
 let browser;
 let server;
 

@@ -1,7 +1,8 @@
 // The web package around the embeddable elements, checked against what it describes: the
 // generated package.json (version = CMake's project version, types first in exports), the
 // CHANGELOG's form, the hand-written declarations (every API method, element and attribute),
-// the authors' page (every element, attribute, hash key, custom property and part), and the
+// the authors' pages (every element, attribute, hash key, custom property and part, each said on
+// one of the two pages and not on both), and the
 // size benchmark's view of the module graph.
 //
 // Run after the wasm build: the package is build/site/web/ (ATTN_SITE_DIR may name another
@@ -21,10 +22,11 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
 const packageDir = join(siteDir, 'web');
 const read = (...parts) => readFile(join(...parts), 'utf8');
+const AUTHOR_PAGES = ['authors.html', 'authors-sequel.html'];
 
 let elements;   // tag name -> class, from the built module
 let declarations;
-let authors;
+let authors;   // page name -> its HTML: the walkthrough's elements, and parts two and three's
 
 before(async () => {
   assert.ok(existsSync(join(packageDir, 'package.json')), 'build/site/web/package.json: build the site first (scripts/build)');
@@ -38,7 +40,7 @@ before(async () => {
     [ELEMENT_NAMES.working]: module.AttentionWorkingElement,
   };
   declarations = await read(packageDir, 'attention-explainer.d.ts');
-  authors = await read(siteDir, 'authors.html');
+  authors = Object.fromEntries(await Promise.all(AUTHOR_PAGES.map(async (name) => [name, await read(siteDir, name)])));
 });
 
 describe('package.json of the web package', () => {
@@ -121,10 +123,14 @@ describe('attention-explainer.d.ts', () => {
   });
 });
 
+// The section of that id on whichever authors' page holds it; exactly one of them does.
 function section(id) {
-  const match = new RegExp(`<section id="${id}">([\\s\\S]*?)</section>`).exec(authors);
-  assert.ok(match, `authors.html has a section #${id}`);
-  return match[1];
+  const found = AUTHOR_PAGES.flatMap((name) => {
+    const match = new RegExp(`<section id="${id}">([\\s\\S]*?)</section>`).exec(authors[name]);
+    return match ? [match[1]] : [];
+  });
+  assert.equal(found.length, 1, `one authors' page has a section #${id}`);
+  return found[0];
 }
 
 describe('attention-training-elements.d.ts', () => {
@@ -169,6 +175,20 @@ describe('authors.html', () => {
       assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
       for (const attribute of cls.observedAttributes) {
         assert.ok(text.includes(`<dt><code>${attribute}</code></dt>`), `${name}: attribute ${attribute} is documented`);
+      }
+    }
+  });
+
+  it('documents every sequel element and each of its attributes, with a snippet', async () => {
+    const { SEQUEL_ELEMENTS } = await import('../../web/elements/sequel/sequel-elements.js');
+    const shared = section('sequel');   // the toy layer's attributes, said once for the elements that share them
+    assert.match(shared, /attention-sequel-elements\.js/);
+    for (const [name, cls] of Object.entries(SEQUEL_ELEMENTS)) {
+      const text = section(name);
+      assert.match(text, new RegExp(`&lt;${name}[ &]`), `${name}: a snippet using it`);
+      for (const attribute of cls.observedAttributes) {
+        const documented = `<dt><code>${attribute}</code></dt>`;
+        assert.ok(text.includes(documented) || shared.includes(documented), `${name}: attribute ${attribute} is documented`);
       }
     }
   });
