@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, launchBrowser, startStaticServer } from './browser-harness.mjs';
+import AxeBuilder from '@axe-core/playwright';
+import { COLOUR_RULES, PAGE_CSP, launchBrowser, startStaticServer } from './browser-harness.mjs';
 import {
   SITE, TEST_TIMEOUT, assertTable, openHostPage, readShadowTable, referenceAttention, requireBuiltSite,
   waitForElements,
@@ -120,6 +121,30 @@ describe('authors-sequel.html', { timeout: TEST_TIMEOUT }, () => {
       await opened.close();
     }
   });
+});
+
+describe('the two authors\u2019 pages in axe-core', { timeout: TEST_TIMEOUT * 2 }, () => {
+  for (const name of ['authors.html', 'authors-sequel.html']) {
+    it(`${name}: no WCAG 2 A/AA violation in light, none of the colour rules in dark`, async () => {
+      const opened = await openHostPage(browser, `${server.url}${name}`);
+      try {
+        const { page } = opened;
+        await waitForElements(page);
+        await page.waitForFunction(() => [...document.querySelectorAll('.demo > *')].every((el) => (el.result ?? el.trace) != null), undefined, { timeout: 30_000 });
+        const violations = async (colorScheme) => {
+          await page.emulateMedia({ colorScheme });
+          const axe = new AxeBuilder({ page });
+          const results = await (colorScheme === 'light' ? axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']) : axe.withRules(COLOUR_RULES)).analyze();
+          assert.ok(results.passes.length >= 1, `${name}: axe ran its checks (${colorScheme})`);
+          return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+        };
+        assert.deepEqual(await violations('light'), [], `${name} (light)`);
+        assert.deepEqual(await violations('dark'), [], `${name} (dark)`);
+      } finally {
+        await opened.close();
+      }
+    });
+  }
 });
 
 describe('embed.html on a narrow screen', { timeout: TEST_TIMEOUT }, () => {
