@@ -6,6 +6,7 @@
 // median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
 //
 // Usage: node bench/page-load.mjs [--loads N] [--site DIR]   (scripts/bench-load builds first)
+// Chromium is Debian's unless CHROMIUM_PATH names another (for example the headless shell).
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +46,7 @@ async function loadOnce(browser, url) {
 async function main() {
   const { loads, site } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, port: 0, csp: CSP });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium' });
   try {
     for (const name of PAGES) {
       const url = `${server.url}${name}`;
