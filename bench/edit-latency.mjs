@@ -11,8 +11,9 @@
 //           by the browser's frame clock, so a figure near 16.7 ms means "the next frame").
 // and, for scale, the core's run() alone on the same input.
 //
-// Usage: node bench/edit-latency.mjs [--edits N] [--tokens T] [--head-dim D] [--json FILE]
-// Build the site first (scripts/build); scripts/bench-edit does both.
+// Usage: node bench/edit-latency.mjs [--edits N] [--tokens T] [--head-dim D] [--json FILE] [--site DIR]
+// Build the site first (scripts/build); scripts/bench-edit does both. --site serves another
+// build (build/site by default), to compare two builds on the same machine state.
 
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,11 +23,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startStaticServer } from '../scripts/static-server.mjs';
 
-const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 function parseArguments(argv) {
-  const options = { edits: 200, warmup: 20, tokens: 16, headDim: 16, json: null };
+  const options = { edits: 200, warmup: 20, tokens: 16, headDim: 16, json: null,
+    site: fileURLToPath(new URL('../build/site/', import.meta.url)) };
   for (let n = 0; n < argv.length; n += 1) {
     const take = () => argv[++n];
     switch (argv[n]) {
@@ -34,8 +35,9 @@ function parseArguments(argv) {
       case '--tokens': options.tokens = Number(take()); break;
       case '--head-dim': options.headDim = Number(take()); break;
       case '--json': options.json = take(); break;
+      case '--site': options.site = path.resolve(take()); break;
       case '-h': case '--help':
-        console.log('usage: node bench/edit-latency.mjs [--edits N] [--tokens T] [--head-dim D] [--json FILE]');
+        console.log('usage: node bench/edit-latency.mjs [--edits N] [--tokens T] [--head-dim D] [--json FILE] [--site DIR]');
         process.exit(0);
         break;
       default:
@@ -99,7 +101,7 @@ function summary(values) {
 
 async function main() {
   const options = parseArguments(process.argv.slice(2));
-  const server = await startStaticServer({ root: SITE, port: 0, csp: CSP });
+  const server = await startStaticServer({ root: options.site, port: 0, csp: CSP });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,

@@ -1,8 +1,9 @@
 // The page state in the URL hash: every accepted change is written there (a new history entry,
 // or the same one while a cell is being typed in), so a link reproduces what the reader sees,
 // and back and forward step through the reader's changes. While a reader types, the entry is
-// rewritten a quarter of a second after the last keystroke, not at every one: writing the
-// address costs time an edit does not have, and browsers throttle pages that rewrite it often. A hash that cannot be used, too long,
+// rewritten (and announced) a quarter of a second after the last keystroke, not at every one:
+// writing the address costs time an edit does not have, and browsers throttle pages that
+// rewrite it often. A hash that cannot be used, too long,
 // malformed, or refused by the core, is ignored with a message; the page shows the article's
 // example instead and keeps working. A pencil-mode exercise has keys of its own in the same hash
 // (web/state/practice-hash.js), read first: a malformed one is refused with its own message and
@@ -123,11 +124,14 @@ export function createShare(doc, session, practice) {
     else view.history.pushState(null, '', url);
     lastWritten = view.location.hash;
   };
+  // A typed change is announced with its write, not at every keystroke: the worksheet that
+  // follows the link is drawn again at most once per pause in the typing.
   const flush = () => {
     if (!pending) return;
     clearTimeout(pending.timer);
     write('replace', pending.state);
     pending = null;
+    announce();
   };
   view.addEventListener('pagehide', flush);
 
@@ -165,10 +169,10 @@ export function createShare(doc, session, practice) {
         if (history === 'replace') {
           if (pending) clearTimeout(pending.timer);
           pending = { state: session.state, timer: setTimeout(flush, REWRITE_DELAY_MS) };
-        } else {
-          flush();  // the entry being left keeps the reader's last keystroke
-          write('push', session.state);
+          return;  // announced by flush, with the address it writes
         }
+        flush();  // the entry being left keeps the reader's last keystroke
+        write('push', session.state);
       }
       announce();
     },

@@ -7,8 +7,8 @@
 // Out of the core: every non-finite number the core writes (a masked score's −∞, a running max
 // before the first tile, a diverged loss) arrives as the tagged object
 // {"non_finite": "-Infinity" | "Infinity" | "NaN"}, never as null, which keeps its one meaning,
-// "absent". One JSON.parse reviver turns the tag back into the number, wherever it sits; no
-// answer needs a loop of its own. A token spelt "NaN" stays a string.
+// "absent". One rule (reviveNonFinite, a JSON.parse reviver) turns the tag back into the
+// number, wherever it sits; no answer needs a loop of its own. A token spelt "NaN" stays a string.
 
 const NON_FINITE = new Map([['-Infinity', -Infinity], ['Infinity', Infinity], ['NaN', NaN]]);
 const TAG = '"non_finite"';
@@ -28,9 +28,30 @@ export function reviveNonFinite(key, value) {
   return value;
 }
 
-/** Parses an answer of the core (the reviver runs only when the text holds a tag). */
+// reviveNonFinite applied to every object and array inside `value`, innermost first, as
+// JSON.parse would with it as the reviver. One walk after a plain JSON.parse: a reviver is
+// called for every number too, which made parsing a sixteen-token trace (116 000 characters)
+// six times slower than the parse itself.
+function reviveTree(value) {
+  if (Array.isArray(value)) {
+    for (let n = 0; n < value.length; n += 1) {
+      if (value[n] !== null && typeof value[n] === 'object') value[n] = reviveTree(value[n]);
+    }
+    return value;
+  }
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (child === null || typeof child !== 'object') continue;
+    const revived = reviveTree(child);
+    if (revived !== child) value[key] = revived;  // only a tag is replaced (so no setter runs)
+  }
+  return reviveNonFinite('', value);
+}
+
+/** Parses an answer of the core (the tags are looked for only when the text holds one). */
 export function parseCoreJson(text) {
-  return text.includes(TAG) ? JSON.parse(text, reviveNonFinite) : JSON.parse(text);
+  const value = JSON.parse(text);
+  return text.includes(TAG) && value !== null && typeof value === 'object' ? reviveTree(value) : value;
 }
 
 /** A request for the core as JSON text; `what` names it in the error when it cannot be. */

@@ -34,7 +34,11 @@ function maskNote(cell) {
   return '';
 }
 
-const cellText = (cell) => (cell.querySelector('.value') ?? cell).textContent.trim();
+// A number cell's .value span: renderMatrixTable puts it first, so it is looked for there first.
+function valueOf(cell) {
+  const first = cell.firstElementChild;
+  return first?.classList.contains('value') ? first : cell.querySelector('.value');
+}
 
 /**
  * Names the number cells of `table` for screen readers: every one, or those in `only`.
@@ -46,14 +50,22 @@ export function labelCells(table, describe = describeByHeaders, only = null) {
   if (only?.size === 0) return;
   const columns = Array.from(table.tHead.rows[0].cells, (cell) => cell.textContent.trim());
   const cells = only ?? table.querySelectorAll('tbody td, tfoot td');
+  // Each row's header is read once, not once for each of its cells: a table of sixteen tokens
+  // names 256 cells and more.
+  const rowNames = new Map();
+  const rowName = (tr) => {
+    if (!rowNames.has(tr)) rowNames.set(tr, tr.cells[0].textContent.trim());
+    return rowNames.get(tr);
+  };
   for (const cell of cells) {
-    if (cell.cellIndex === 0 || !cell.querySelector('.value')) continue;
+    const value = cell.cellIndex === 0 ? null : valueOf(cell);
+    if (!value) continue;
     // A blank of pencil mode: its input is named instead, and the cell must not say the answer.
     if (cell.dataset.blank !== undefined) continue;
     const label = describe({
-      row: cell.parentElement.cells[0].textContent.trim(),
+      row: rowName(cell.parentElement),
       column: columns[cell.cellIndex] ?? '',
-      text: cellText(cell),
+      text: value.textContent.trim(),
       note: maskNote(cell),
       footer: cell.parentElement.parentElement.tagName === 'TFOOT',
     }, table);

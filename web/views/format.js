@@ -46,8 +46,12 @@ export function formatFixed(value, decimals) {
   return value < 0 && !roundsToZero ? `${MINUS}${text}` : text;
 }
 
-/** formatFixed with its decimals bound: a table column's format. */
-export const fixed = (decimals) => (value) => formatFixed(value, decimals);
+/**
+ * formatFixed with its decimals bound: a table column's format. Its `sameTextFor` names what
+ * the text depends on besides the value ("fixed 3"), so that a table patched in place
+ * (live-table.js) need not write out again a number it wrote before with the same format.
+ */
+export const fixed = (decimals) => Object.assign((value) => formatFixed(value, decimals), { sameTextFor: `fixed ${decimals}` });
 
 /**
  * The shortest decimal that is the same 32-bit float as `value` (0.3 for 0.300000012): what a

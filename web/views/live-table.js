@@ -60,7 +60,7 @@ const formatterOf = (format, col) => (Array.isArray(format) ? format[col] : form
 // What patchTable knows of a table it patched before: its cells, and the text and shade it
 // last wrote into each, so that an edit compares strings instead of reading back thousands of
 // cells from the page.
-const known = new WeakMap();  // table -> {body, foot: {cell, text}[][], shades: (number|null)[][]}
+const known = new WeakMap();  // table -> {body, foot: {cell, text, value?, format?}[][], shades: (number|null)[][]}
 
 function knownCells(table) {
   let cells = known.get(table);
@@ -76,6 +76,18 @@ function knownCells(table) {
     known.set(table, cells);
   }
   return cells;
+}
+
+// The text of `value` in a cell through `format`, or null when the cell already shows that
+// very number through a format that says its text depends on nothing else (format.js's fixed):
+// an edit changes one row or column of most tables, and writing out the other numbers again
+// was most of the time an edit spent in the tables.
+function freshText(entry, format, value, row, col) {
+  const key = format.sameTextFor;
+  if (key !== undefined && entry.format === key && Object.is(entry.value, value)) return null;
+  entry.format = key;
+  entry.value = value;
+  return format(value, row, col);
 }
 
 // Writes a new value into a number cell built by renderMatrixTable; true if it changed.
@@ -106,7 +118,7 @@ function patchTable(table, { matrix, options, liveRowLabels }, describe) {
   const { body, foot, shades } = knownCells(table);
   const changed = new Set();
   const update = (entry) => (text) => {
-    if (setValue(entry, text)) changed.add(entry.cell);
+    if (text !== null && setValue(entry, text)) changed.add(entry.cell);
   };
   Array.from(matrix).forEach((values, row) => {
     const cells = body[row];
@@ -117,15 +129,18 @@ function patchTable(table, { matrix, options, liveRowLabels }, describe) {
     }
     Array.from(values).forEach((value, col) => {
       const entry = cells[col + 1];
-      update(entry)(formatterOf(format, col)(value, row, col));
+      update(entry)(freshText(entry, formatterOf(format, col), value, row, col));
       if (relabelRow) changed.add(entry.cell);
       if (shade && !isMasked?.(row, col)) setShade(entry.cell, shades[row], shadeLevel(shade.weight(row, col), shade.levels));
     });
-    extraColumns.forEach((extra, n) => update(cells[values.length + 1 + n])(extra.format(extra.values[row])));
+    extraColumns.forEach((extra, n) => {
+      const entry = cells[values.length + 1 + n];
+      update(entry)(freshText(entry, extra.format, extra.values[row]));
+    });
   });
   footerRows.forEach((footer, r) => {
     footer.values.forEach((value, col) => {
-      if (value !== null && value !== undefined) update(foot[r][col + 1])(footer.format(value));
+      if (value !== null && value !== undefined) update(foot[r][col + 1])(freshText(foot[r][col + 1], footer.format, value));
     });
   });
   labelCells(table, describe, changed);
