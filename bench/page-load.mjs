@@ -6,12 +6,12 @@
 // median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
 //
 // Usage: node bench/page-load.mjs [--loads N] [--site DIR]   (scripts/bench-load builds first)
-// Chromium is Debian's unless CHROMIUM_PATH names another (for example the headless shell).
+// Chromium as scripts/launch-chromium.mjs starts it (CHROMIUM_PATH names another build).
 import path from 'node:path';
 import os from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromiumPath, launchChromium } from '../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -50,8 +50,8 @@ async function loadOnce(browser, url) {
 async function main() {
   const { loads, site } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, port: 0, csp: CSP });
-  const executable = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  const browser = await chromium.launch({ executablePath: executable });
+  const executable = chromiumPath();
+  const browser = await launchChromium();
   try {
     for (const name of PAGES) {
       const url = `${server.url}${name}`;

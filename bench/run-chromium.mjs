@@ -6,31 +6,14 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/launch-chromium.mjs';
 
 import { startStaticServer } from '../scripts/static-server.mjs';
 import { runFromCommandLine } from './command-line.mjs';
 import { recordLoad } from './run-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Debian's Chromium unless CHROMIUM_PATH names another; no network, no sandbox (root). */
-function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
 
 /**
  * Runs the benchmark in a fresh headless Chromium and returns the result document.

@@ -5,11 +5,11 @@
 //
 //   node bench/train.mjs [--runs N] [--node-only | --chromium-only]
 //
-// Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
+// Needs the wasm build (build/site). Chromium as scripts/launch-chromium.mjs starts it (CHROMIUM_PATH names another).
 
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 
 const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
@@ -62,12 +62,7 @@ async function benchNode(runs, chunk) {
 }
 
 async function benchChromium(runs, chunk) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   const server = await startStaticServer({ root: SITE });
   try {
     const page = await browser.newPage();
