@@ -162,6 +162,27 @@ function collections(events, threads, from, to) {
   return gc;
 }
 
+// The workers' (the training worker's) full collections in the window and the finalizers run
+// after them (V8's second-pass callbacks: in Chromium, those of strings held outside the heap):
+// { major, finalizers: { count, wall, cpu, longest } } in ms.
+function workerCollections(events, from, to) {
+  const workers = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'DedicatedWorker thread')
+    .map((e) => `${e.pid}:${e.tid}`));
+  const found = { major: 0, finalizers: { count: 0, wall: 0, cpu: 0, longest: 0 } };
+  for (const e of events) {
+    if (e.ph !== 'X' || !workers.has(`${e.pid}:${e.tid}`) || e.ts / 1000 < from || e.ts / 1000 > to) continue;
+    if (e.name === 'MajorGC') found.major += 1;
+    else if (e.name === 'V8.GC_HEAP_EXTERNAL_SECOND_PASS_CALLBACKS') {
+      const { finalizers } = found;
+      finalizers.count += 1;
+      finalizers.wall += e.dur / 1000;
+      finalizers.cpu += (e.tdur ?? 0) / 1000;
+      finalizers.longest = Math.max(finalizers.longest, e.dur / 1000);
+    }
+  }
+  return found;
+}
+
 // A task's children of at least `minimum` ms, longest first, as indented lines down to `depth`.
 function describe(task, { minimum, depth }) {
   const lines = [];
@@ -243,7 +264,8 @@ export function overlapping(events, observed, { markName, minimum = 10 } = {}) {
  * the same way (on a busy machine a task can take 50 ms waiting for a core while its own work
  * is short: the CPU time tells the two apart); `work` sums up the tasks' CPU time: { seconds
  * (of the window), tasks, total, longest, and of the tasks that render a frame: frames,
- * frameMedian, frameP90 } (ms); `gc` counts the main thread's garbage collections (collections()). With `between: [first, last]`, only the tasks
+ * frameMedian, frameP90 } (ms); `gc` counts the main thread's garbage collections (collections()),
+ * `worker` the workers' full collections and their finalizers (workerCollections()). With `between: [first, last]`, only the tasks
  * that end after the page's performance.mark(first) and start before its mark(last); `start`
  * is then from the first mark.
  */
@@ -286,5 +308,6 @@ export function longTasks(events, { threshold = 50, minimum = 2, depth = 9, betw
     busiest: busiest && report(busiest.thread, busiest.task),
     work,
     gc: collections(events, threads, from, to),
+    worker: workerCollections(events, from, to),
   };
 }

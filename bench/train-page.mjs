@@ -254,6 +254,12 @@ async function main() {
           + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${(gc.allocationRate === null ? '?' : gc.allocationRate.toFixed(0)).padStart(5)}  ${String(gc.major).padStart(3)}`);
       }
     }
+    if (traces.length) {
+      console.log('the trace, the training worker: full collections; the finalizers run after them: count, wall ms, CPU ms, the longest (wall ms)');
+      for (const [speed, { worker: { major, finalizers: f } }] of traces) {
+        console.log(`  ${speed.padEnd(8)} ${String(major).padStart(3)}  ${String(f.count).padStart(3)}  ${f.wall.toFixed(0).padStart(5)}  ${f.cpu.toFixed(0).padStart(5)}  ${f.longest.toFixed(0).padStart(5)}`);
+      }
+    }
     for (const [speed, { tasks, busiest }] of traces) {
       const byCpu = tasks.slice().sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0));
       console.log(`the trace at ${speed}: ${tasks.length} main-thread task${tasks.length === 1 ? '' : 's'} over 50 ms while measured`

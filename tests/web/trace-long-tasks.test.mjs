@@ -1,12 +1,13 @@
 // bench/trace-long-tasks.mjs's overlapping(): for a long task the page observed (its start from
 // the page's mark), the tasks of every thread of the page's renderer process that overlap it
 // in a trace, each with what ran inside and who posted it; nothing of another process, nothing
-// shorter than the minimum, nothing outside the window. A synthetic trace in Chromium's format.
+// shorter than the minimum, nothing outside the window; and longTasks()'s count of the worker's
+// full collections and their finalizers. A synthetic trace in Chromium's format.
 //
 // Run: node --test tests/web/trace-long-tasks.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { overlapping } from '../../bench/trace-long-tasks.mjs';
+import { longTasks, overlapping } from '../../bench/trace-long-tasks.mjs';
 
 const RENDERER = 10;
 const OTHER_PROCESS = 20;
@@ -24,6 +25,8 @@ const EVENTS = [
   threadName(RENDERER, 3, 'ThreadPoolForegroundWorker'),
   threadName(OTHER_PROCESS, 4, 'CrRendererMain'),
   { ph: 'R', name: 'train-page:measured', cat: 'blink.user_timing', pid: RENDERER, tid: 1, ts: MARK_US },
+  { ph: 'R', name: 'train-page:done', cat: 'blink.user_timing', pid: RENDERER, tid: 1, ts: MARK_US + 3_000_000 },
+  task(RENDERER, 2, 'MajorGC', 1005, 3, 2),
   // The page's frame: long, little CPU.
   task(RENDERER, 1, 'RunTask', 1000, 180, 50),
   task(RENDERER, 1, 'ThreadControllerImpl::RunTask', 1000, 179, 50, { src_file: 'cc/trees/proxy_impl.cc', src_func: 'void cc::ProxyImpl::ScheduledActionSendBeginMainFrame()' }),
@@ -45,7 +48,17 @@ const EVENTS = [
   task(RENDERER, 2, 'RunTask', 1100, 5, 5),
   task(RENDERER, 2, 'RunTask', 1400, 40, 40),
   task(OTHER_PROCESS, 4, 'RunTask', 1000, 100, 100),
+  // After the window: not counted among the worker's collections.
+  task(RENDERER, 2, 'MajorGC', 4000, 3, 2),
+  task(RENDERER, 2, 'V8.GC_HEAP_EXTERNAL_SECOND_PASS_CALLBACKS', 4005, 40, 40),
 ];
+
+describe('longTasks(): the worker\u2019s collections', () => {
+  it('counts the full collections and the finalizers after them in the window only', () => {
+    const { worker } = longTasks(EVENTS, { between: ['train-page:measured', 'train-page:done'] });
+    assert.deepEqual(worker, { major: 1, finalizers: { count: 1, wall: 168, cpu: 160, longest: 168 } });
+  });
+});
 
 describe('overlapping()', () => {
   const [found] = overlapping(EVENTS, [{ start: 1000, duration: 185 }], { markName: 'train-page:measured' });
