@@ -6,9 +6,9 @@
 // in the browser's own allocator, the JavaScript heap holds a handle with a finalizer). The
 // worker decodes about 110 kB of them a step (a trainer's state() and attend()), so they fill
 // V8's budget for memory outside its heap: every second or two the worker runs a full
-// collection, and its finalizers of those strings take 30 to 170 ms of the worker's thread,
-// while the page's thread, drawing a frame at that moment, took 70 to 190 ms for 20 to 57 ms
-// of its own work: the long tasks the training page had while it trained (docs/training.md).
+// collection, whose finalizers of those strings then hold the worker's thread for 30 to 330 ms,
+// and the page's thread, in the same process, is held up meanwhile: a frame's task that
+// overlaps them takes over 50 ms ten times as often as one that does not (docs/training.md).
 // Strings made by String.fromCharCode live in the heap and die young, with no finalizer.
 //
 // The core writes ASCII JSON, decoded here; text with any other byte, a stream, and every
