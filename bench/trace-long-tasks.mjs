@@ -162,6 +162,27 @@ function collections(events, threads, from, to) {
   return gc;
 }
 
+// The workers' (the training worker's) full collections in the window and the finalizers run
+// after them (V8's second-pass callbacks: in Chromium, those of strings held outside the heap):
+// { major, finalizers: { count, wall, cpu, longest } } in ms.
+function workerCollections(events, from, to) {
+  const workers = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'DedicatedWorker thread')
+    .map((e) => `${e.pid}:${e.tid}`));
+  const found = { major: 0, finalizers: { count: 0, wall: 0, cpu: 0, longest: 0 } };
+  for (const e of events) {
+    if (e.ph !== 'X' || !workers.has(`${e.pid}:${e.tid}`) || e.ts / 1000 < from || e.ts / 1000 > to) continue;
+    if (e.name === 'MajorGC') found.major += 1;
+    else if (e.name === 'V8.GC_HEAP_EXTERNAL_SECOND_PASS_CALLBACKS') {
+      const { finalizers } = found;
+      finalizers.count += 1;
+      finalizers.wall += e.dur / 1000;
+      finalizers.cpu += (e.tdur ?? 0) / 1000;
+      finalizers.longest = Math.max(finalizers.longest, e.dur / 1000);
+    }
+  }
+  return found;
+}
+
 // A task's children of at least `minimum` ms, longest first, as indented lines down to `depth`.
 function describe(task, { minimum, depth }) {
   const lines = [];
@@ -180,6 +201,61 @@ function describe(task, { minimum, depth }) {
   return lines;
 }
 
+// What ran on a thread during a task: the chain of its longest descendants while each holds
+// at least half of its parent (RunTask > … > V8.GC_HEAP_EXTERNAL_SECOND_PASS_CALLBACKS), with
+// the posting source of the outermost (a V8 collector's, a compile job's, a timer's).
+function chainOf(task) {
+  const names = [task.name];
+  let node = task;
+  for (;;) {
+    const longest = node.children.reduce((best, c) => (!best || c.end - c.start > best.end - best.start ? c : best), null);
+    if (!longest || longest.end - longest.start < (node.end - node.start) / 2) break;
+    if (longest.name !== 'ThreadControllerImpl::RunTask') names.push(`${longest.name}${detail(longest)}`);
+    node = longest;
+  }
+  const { src_file: file, src_func: func } = task.args?.src_file ? task.args : task.children[0]?.args ?? {};
+  const where = [file && String(file).replace(/^.*\//u, ''), func && String(func).replace(/\([^()]*\)\s*(const)?\s*$/u, '').replace(/^.*::/u, '')];
+  const source = file ? ` [posted by ${where.filter(Boolean).join(' ')}]` : '';
+  return `${names.join(' > ')}${source}`;
+}
+
+/**
+ * For each long task the page observed (`observed`: { start, duration } in ms from the page's
+ * performance.mark(`markName`)), what the trace holds in that window on every thread of the
+ * page's renderer process (the page's thread, its workers, the compositor, the thread pool that
+ * runs V8's compile jobs and collectors' helpers): each thread's outermost tasks of at least
+ * `minimum` ms that overlap it, with their wall and CPU time and what ran in them. A task of the
+ * page's thread that waited while another thread worked shows here side by side with that work.
+ */
+export function overlapping(events, observed, { markName, minimum = 10 } = {}) {
+  const mark = events.find((e) => e.name === markName && String(e.cat).includes('blink.user_timing'));
+  if (!mark) return [];
+  const names = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name' && e.pid === mark.pid) names.set(`${e.pid}:${e.tid}`, e.args?.name ?? String(e.tid));
+  }
+  const byThread = intervalsByThread(events, new Set(names.keys()));
+  const tasksByThread = new Map([...byThread].map(([key, intervals]) => {
+    const roots = nest(intervals);
+    const tasks = topLevelTasks(roots);
+    const pooled = roots.filter((root) => root.name === 'ThreadPool_RunTask');
+    return [key, tasks.length || pooled.length ? tasks.concat(pooled) : roots];
+  }));
+  const origin = mark.ts / 1000;
+  return observed.map(({ start, duration }) => {
+    const from = origin + start;
+    const to = from + duration;
+    const lines = [];
+    for (const [key, tasks] of tasksByThread) {
+      for (const task of tasks) {
+        if (task.end <= from || task.start >= to || task.end - task.start < minimum) continue;
+        lines.push({ at: task.start - origin, line: `${(task.start - origin).toFixed(0).padStart(6)} ms ${timing(task)}  ${names.get(key).padEnd(26)} ${chainOf(task)}` });
+      }
+    }
+    return { start, duration, lines: lines.sort((a, b) => a.at - b.at).map((l) => l.line) };
+  });
+}
+
 /**
  * The page's main-thread tasks in `events`: { tasks, busiest }. `tasks` are those longer than
  * `threshold` ms, in order, each { thread, start, duration, cpu, lines } (cpu: the thread's CPU
@@ -188,7 +264,8 @@ function describe(task, { minimum, depth }) {
  * the same way (on a busy machine a task can take 50 ms waiting for a core while its own work
  * is short: the CPU time tells the two apart); `work` sums up the tasks' CPU time: { seconds
  * (of the window), tasks, total, longest, and of the tasks that render a frame: frames,
- * frameMedian, frameP90 } (ms); `gc` counts the main thread's garbage collections (collections()). With `between: [first, last]`, only the tasks
+ * frameMedian, frameP90 } (ms); `gc` counts the main thread's garbage collections (collections()),
+ * `worker` the workers' full collections and their finalizers (workerCollections()). With `between: [first, last]`, only the tasks
  * that end after the page's performance.mark(first) and start before its mark(last); `start`
  * is then from the first mark.
  */
@@ -231,5 +308,6 @@ export function longTasks(events, { threshold = 50, minimum = 2, depth = 9, betw
     busiest: busiest && report(busiest.thread, busiest.task),
     work,
     gc: collections(events, threads, from, to),
+    worker: workerCollections(events, from, to),
   };
 }

@@ -18,7 +18,11 @@
 // tasks over 50 ms, what ran inside them, with the wall and the CPU time of each (a task much
 // longer than its CPU time was waiting: for a core, the compositor or a collector's helper
 // threads), and per speed the main thread's CPU time, that of the tasks that render a frame,
-// and its garbage collections; bench/trace-long-tasks.mjs reads the trace.
+// and its garbage collections; bench/trace-long-tasks.mjs reads the trace. Each long task the
+// page observed is printed with its start (from the start of its speed), and with --trace the
+// tasks of 10 ms or more that overlapped it on every thread of the page's renderer process (the
+// training worker, V8's compile jobs and collectors' helpers, the compositor): a long task with
+// no work of its own on the page's thread is found by what ran beside it.
 // --save-trace DIR also writes each speed's trace there (train-page-SPEED.json, which Chromium's
 // DevTools Performance panel opens). --site serves another build of the site (to compare two
 // builds on the same machine).
@@ -32,7 +36,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startStaticServer } from '../scripts/static-server.mjs';
-import { longTasks, startTrace } from './trace-long-tasks.mjs';
+import { longTasks, overlapping, startTrace } from './trace-long-tasks.mjs';
 
 const SITE = fileURLToPath(new URL('../build/site/', import.meta.url));
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -67,7 +71,7 @@ async function measure({ speed, seconds, after }) {
   if (speed !== 'idle') select.value = speed;
   const longTasks = [];
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longTasks.push(entry.duration);
+    for (const entry of list.getEntries()) longTasks.push({ start: entry.startTime, duration: entry.duration });
   });
   observer.observe({ type: 'longtask' });
   const where = {};  // what the long animation frames spent their time on: ms by cause
@@ -101,7 +105,7 @@ async function measure({ speed, seconds, after }) {
   globalThis.pageFrameCallbacks.length = 0;
   globalThis.workerMessages.length = 0;
   const firstStep = trainer.run.latest.step;
-  performance.mark('train-page:measured');
+  const { startTime: marked } = performance.mark('train-page:measured');
   const start = performance.now();
   if (speed !== 'idle') trainer.play();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -133,7 +137,9 @@ async function measure({ speed, seconds, after }) {
     fpsMedian: intervals.length ? 1000 / at(0.5) : 0,
     fpsP90: intervals.length ? 1000 / at(0.9) : 0,
     longTasks: longTasks.length,
-    longest: longTasks.length ? Math.max(...longTasks) : 0,
+    longest: longTasks.length ? Math.max(...longTasks.map((task) => task.duration)) : 0,
+    // Each from the mark (the trace's time of the mark is known, so the trace finds them).
+    longTaskTimes: longTasks.map(({ start: at, duration }) => ({ start: at - marked, duration })),
     where: frameObserver ? where : null,
     messages,
     drawing: drawing.length ? {
@@ -193,6 +199,7 @@ async function main() {
     const causes = [];
     const drawings = [];
     const traces = [];
+    const observed = [];
     for (const speed of ['idle', 'slow', 'steady', 'fast']) {
       const stopTrace = trace ? await startTrace(page) : null;
       const r = await page.evaluate(measure, { speed, seconds, after });
@@ -200,7 +207,8 @@ async function main() {
         const events = await stopTrace();
         if (saveTrace) writeFileSync(path.join(saveTrace, `train-page-${speed}.json`), JSON.stringify({ traceEvents: events }));
         traces.push([speed, longTasks(events, { between: ['train-page:measured', 'train-page:done'] })]);
-      }
+        observed.push([speed, overlapping(events, r.longTaskTimes, { markName: 'train-page:measured' })]);
+      } else if (r.longTaskTimes.length) observed.push([speed, r.longTaskTimes.map((task) => ({ ...task, lines: [] }))]);
       console.log(`${speed.padEnd(8)} ${(r.steps / r.elapsed).toFixed(1).padStart(7)}  ${(r.frames / r.elapsed).toFixed(1).padStart(8)}  `
         + `${r.fpsMedian.toFixed(1).padStart(10)}  ${r.fpsP90.toFixed(1).padStart(7)}  `
         + `${String(r.longTasks).padStart(10)}  ${r.longest.toFixed(0).padStart(12)}  ${String(r.latest).padStart(9)}`);
@@ -223,6 +231,14 @@ async function main() {
       console.log(`long animation frames at ${speed}, where the time went:`);
       for (const [cause, ms] of ranked) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${cause}`);
     }
+    for (const [speed, tasks] of observed) {
+      if (tasks.length === 0) continue;
+      console.log(`the long tasks observed at ${speed}, from the start (ms): ${tasks.map((t) => `at ${t.start.toFixed(0)}, ${t.duration.toFixed(0)} ms`).join('; ')}`);
+      for (const task of tasks.filter((t) => t.lines.length)) {
+        console.log(`  at ${task.start.toFixed(0)} ms: the renderer's threads' tasks of 10 ms or more overlapping it (start, wall, CPU, thread, what ran):`);
+        for (const line of task.lines) console.log(`  ${line}`);
+      }
+    }
     const printTask = (task) => {
       const cpu = task.cpu === undefined ? '' : `, cpu ${task.cpu.toFixed(1)} ms`;
       console.log(`  at ${task.start.toFixed(0)} ms, ${task.duration.toFixed(1)} ms${cpu} (${task.thread}):`);
@@ -236,6 +252,12 @@ async function main() {
         console.log(`  ${speed.padEnd(8)} ${perSecond(work.total).padStart(5)}  ${work.longest.toFixed(1).padStart(6)}  ${String(work.frames).padStart(5)}  `
           + `${work.frameMedian.toFixed(2).padStart(6)}  ${work.frameP90.toFixed(2).padStart(6)}  ${String(tasks.length).padStart(4)}  `
           + `${String(gc.minor).padStart(4)}  ${gc.longestMinor.toFixed(1).padStart(6)}  ${(gc.allocationRate === null ? '?' : gc.allocationRate.toFixed(0)).padStart(5)}  ${String(gc.major).padStart(3)}`);
+      }
+    }
+    if (traces.length) {
+      console.log('the trace, the training worker: full collections; the finalizers run after them: count, wall ms, CPU ms, the longest (wall ms)');
+      for (const [speed, { worker: { major, finalizers: f } }] of traces) {
+        console.log(`  ${speed.padEnd(8)} ${String(major).padStart(3)}  ${String(f.count).padStart(3)}  ${f.wall.toFixed(0).padStart(5)}  ${f.cpu.toFixed(0).padStart(5)}  ${f.longest.toFixed(0).padStart(5)}`);
       }
     }
     for (const [speed, { tasks, busiest }] of traces) {

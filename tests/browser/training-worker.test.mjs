@@ -1,6 +1,7 @@
 // Part three's training engine in Chromium: the steps run in a module Web Worker under the
 // pages' strict CSP and reach Node's trainer's parameters bit for bit (the same digest at the
-// same step, every step recorded once); with no Worker the same engine trains on the page to
+// same step, every step recorded once), the core's answers decoded into heap strings
+// (heap-string-decoder.js); with no Worker the same engine trains on the page to
 // the same digest; the worker starts on the source site and on an author's page in another
 // folder (its URL comes from the module's own), where two trainers keep runs of their own;
 // and the head report, scrubbed back to an earlier step, describes that step's parameters: its
@@ -79,6 +80,11 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
       assert.equal(run.inWorker, true, 'the steps ran in a worker');
       assert.deepEqual(run.steps, Array.from({ length: run.step + 1 }, (_, i) => i), 'every step once, in order');
       assert.equal(run.digest, nodeDigest(run.step));
+      // The core's answers are decoded into heap strings (heap-string-decoder.js), not by the
+      // platform's TextDecoder, whose strings' collection in the worker held up the page.
+      const worker = page.workers().find((w) => w.url().endsWith('training-worker.js'));
+      assert.equal(await worker.evaluate(() => /\[native code\]/u.test(String(globalThis.TextDecoder))), false,
+        'the worker\u2019s TextDecoder is heap-string-decoder.js\u2019s');
       assert.deepEqual(errors, []);
     } finally {
       await close();
