@@ -6,7 +6,7 @@
 // median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
 //
 // Usage: node bench/page-load.mjs [--loads N] [--site DIR]   (scripts/bench-load builds first)
-// Chromium as scripts/launch-chromium.mjs starts it (CHROMIUM_PATH names another build).
+// The full Chromium, as scripts/launch-chromium.mjs starts it for benchmarks (CHROMIUM_PATH names another build).
 import path from 'node:path';
 import os from 'node:os';
 import process from 'node:process';
@@ -50,8 +50,8 @@ async function loadOnce(browser, url) {
 async function main() {
   const { loads, site } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, port: 0, csp: CSP });
-  const executable = chromiumPath();
-  const browser = await launchChromium();
+  const executable = chromiumPath({ full: true });
+  const browser = await launchChromium({ full: true });
   try {
     for (const name of PAGES) {
       const url = `${server.url}${name}`;

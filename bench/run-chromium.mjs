@@ -24,7 +24,7 @@ export async function runChromiumBenchmark(options = {}) {
   const server = await startStaticServer({ root: ROOT, port: 0 });
   let browser;
   try {
-    browser = await launchChromium();
+    browser = await launchChromium({ full: true });
     const page = await browser.newPage();
     const problems = [];
     page.on('console', (message) => {

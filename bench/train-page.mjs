@@ -27,14 +27,14 @@
 // DevTools Performance panel opens). --site serves another build of the site (to compare two
 // builds on the same machine).
 //
-// Needs the wasm build (build/site). Chromium is Debian's unless CHROMIUM_PATH names another.
+// Needs the wasm build (build/site). The full Chromium, as scripts/launch-chromium.mjs starts it for benchmarks (CHROMIUM_PATH names another).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 import { longTasks, overlapping, startTrace } from './trace-long-tasks.mjs';
 
@@ -155,11 +155,7 @@ async function main() {
   const { seconds, after, trace, saveTrace, site } = parseArguments(process.argv.slice(2));
   if (saveTrace) mkdirSync(saveTrace, { recursive: true });
   const server = await startStaticServer({ root: site, csp: PAGE_CSP });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium({ full: true });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     // Times the page's own animation-frame callbacks (the bench's frame counter excepted).

@@ -5,7 +5,7 @@
 //
 //   node bench/train.mjs [--runs N] [--node-only | --chromium-only]
 //
-// Needs the wasm build (build/site). Chromium as scripts/launch-chromium.mjs starts it (CHROMIUM_PATH names another).
+// Needs the wasm build (build/site). The full Chromium, as scripts/launch-chromium.mjs starts it for benchmarks (CHROMIUM_PATH names another).
 
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,7 +62,7 @@ async function benchNode(runs, chunk) {
 }
 
 async function benchChromium(runs, chunk) {
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   const server = await startStaticServer({ root: SITE });
   try {
     const page = await browser.newPage();
