@@ -19,7 +19,8 @@
 //                               at the same relative place as in the source tree (the training
 //                               worker, bundled with what it imports, is started from
 //                               training-channel.js's own URL, so the two stay side by side)
-//   <out>/web/generated/        the compiler's glue and .wasm files (copied by the build)
+//   <out>/web/generated/        the compiler's glue and .wasm files, copied from web/generated/
+//                               (where the wasm build writes them; a warning when it has not)
 //   <out>/web/**/*.js           every other module of web/, as written, for an author who
 //                               imports one piece (no page of the site loads these)
 //   <out>/embed-resize.js       the script an author's host page adds for iframe embeds, as written
@@ -28,7 +29,7 @@
 // Why a script and not the esbuild command line: the lazily loaded modules stay external, and
 // their import paths have to be rewritten relative to each bundle, which needs a plugin.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +135,20 @@ async function bundle(entry, outfile, out) {
   });
 }
 
+// The wasm build writes the glue into web/generated/; the site carries a copy at the same
+// relative place. Without it the pages load but cannot compute, so the script says so.
+function copyGeneratedGlue(out) {
+  const generated = path.join(WEB, 'generated');
+  const files = existsSync(generated) ? readdirSync(generated).filter((n) => /\.(js|wasm)$/.test(n)) : [];
+  if (files.length === 0) {
+    console.warn(`bundle-site: ${generated} holds no compiled core: build the wasm preset ` +
+      '(scripts/build) first, or the pages will say the core failed to load');
+    return;
+  }
+  mkdirSync(path.join(out, 'web', 'generated'), { recursive: true });
+  for (const name of files) copyFileSync(path.join(generated, name), path.join(out, 'web', 'generated', name));
+}
+
 async function main() {
   const { out, version } = parseArguments(process.argv.slice(2));
   mkdirSync(path.join(out, 'web'), { recursive: true });
@@ -175,6 +190,7 @@ async function main() {
   const packageJson = readFileSync(path.join(WEB, 'package.json.in'), 'utf8')
     .replaceAll('@PROJECT_VERSION@', version ?? JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
   writeFileSync(path.join(out, 'web', 'package.json'), packageJson);
+  copyGeneratedGlue(out);
   // Always written, listing the benchmark results a run of scripts/bench left in <out> (none
   // on a fresh build): the benchmark page reads it instead of probing for files that 404.
   writeBenchmarkIndex(out);
