@@ -38,10 +38,11 @@ export function createShare(doc, session, practice) {
 
   // A refused practice part is said with whatever the rest of the link gives; a refused page
   // part stays said when a round's numbers are shown instead.
-  let practiceProblem = null;
   let pageRefused = false;
+  const practiceRefusal = () => (linkProblem ? `The practice settings in this link could not be used (${linkProblem}), ` +
+    'so the tables are shown filled in.' : null);
   const say = (text) => {
-    const shown = [text, practiceProblem].filter(Boolean).join(' ');
+    const shown = [text, practiceRefusal()].filter(Boolean).join(' ');
     message.textContent = shown;
     message.hidden = !shown;
   };
@@ -63,8 +64,6 @@ export function createShare(doc, session, practice) {
   function stateFromHash(hash) {
     const link = parsePracticeHash(hash);
     linkProblem = link.problem;
-    practiceProblem = link.problem ? `The practice settings in this link could not be used (${link.problem}), ` +
-      'so the tables are shown filled in.' : null;
     const base = pageStateFromHash(link.rest, hash);
     return practice.fromLink(link, base ?? session.articleState) ?? base;
   }
@@ -124,13 +123,17 @@ export function createShare(doc, session, practice) {
     else view.history.pushState(null, '', url);
     lastWritten = view.location.hash;
   };
-  // A typed change is announced with its write, not at every keystroke: the worksheet that
-  // follows the link is drawn again at most once per pause in the typing.
+  // Writes at once the rewrite a typed change is waiting for.
   const flush = () => {
     if (!pending) return;
     clearTimeout(pending.timer);
     write('replace', pending.state);
     pending = null;
+  };
+  // A typed change is announced with its write, not at every keystroke: the worksheet that
+  // follows the link is drawn again at most once per pause in the typing.
+  const flushAndAnnounce = () => {
+    flush();
     announce();
   };
   view.addEventListener('pagehide', flush);
@@ -151,7 +154,6 @@ export function createShare(doc, session, practice) {
     start: () => applyLocation('load'),
     /** Writes a change of the exercise alone (the switch, a list of cells) into the address. */
     exerciseChanged() {
-      practiceProblem = null;
       linkProblem = null;
       say(null);
       flush();
@@ -163,13 +165,12 @@ export function createShare(doc, session, practice) {
       if (history === 'none') {
         lastWritten = view.location.hash;
       } else {
-        practiceProblem = null;
         linkProblem = null;
         say(null);
         if (history === 'replace') {
           if (pending) clearTimeout(pending.timer);
-          pending = { state: session.state, timer: setTimeout(flush, REWRITE_DELAY_MS) };
-          return;  // announced by flush, with the address it writes
+          pending = { state: session.state, timer: setTimeout(flushAndAnnounce, REWRITE_DELAY_MS) };
+          return;  // announced with the address it writes
         }
         flush();  // the entry being left keeps the reader's last keystroke
         write('push', session.state);
