@@ -86,13 +86,25 @@ export async function waitForOutcome(page) {
 
 /**
  * A table of the page as data: caption, column labels, body and footer rows. Each cell keeps
- * its printed value (the .value span), its masking marks and how it is drawn.
+ * its printed value (the .value span), its masking marks and how it is drawn. The table may
+ * sit in the document or in the open shadow root of an element the page is made of (the first
+ * in document order, searching each root before the roots inside it).
  * @param {import('playwright-core').Page} page
  * @param {string} name  the table's data-table attribute
  */
 export function readTable(page, name) {
   return page.evaluate((tableName) => {
-    const table = document.querySelector(`table[data-table="${tableName}"]`);
+    const selector = `table[data-table="${tableName}"]`;
+    const find = (root) => {
+      const found = root.querySelector(selector);
+      if (found) return found;
+      for (const host of root.querySelectorAll('*')) {
+        const inside = host.shadowRoot && find(host.shadowRoot);
+        if (inside) return inside;
+      }
+      return null;
+    };
+    const table = find(document);
     if (!table) return null;
     const readCell = (cell) => {
       const style = getComputedStyle(cell);

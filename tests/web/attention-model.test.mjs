@@ -181,6 +181,30 @@ describe('AttentionModel', () => {
     assert.equal(model.current('v')[0][0], 1);
   });
 
+  it('show() takes an input its caller ran through the core, without computing it again, until reset()', () => {
+    const unconnected = new AttentionModel();
+    assert.throws(() => unconnected.show({}, {}), /connect\(\) the model first/);
+    const { model, updates } = connected();
+    const article = model.input;
+    const input = { ...article, q: article.q.map((row) => row.map((x) => x * 3)) };
+    const trace = attention.run(input);
+    let runs = 0;
+    const counting = { ...attention, run: (request) => { runs += 1; return attention.run(request); } };
+    model.connect(counting);
+    model.flush();
+    runs = 0;
+    model.show(input, trace);
+    assert.equal(runs, 0, 'the core is not asked again');
+    assert.equal(model.trace, trace);
+    assert.deepEqual(model.input.q, input.q);
+    const expected = referenceWeights(input);
+    model.trace.weights.forEach((row, i) => row.forEach((w, j) =>
+      assert.ok(Math.abs(w - expected[i][j]) <= 1e-6, `weights[${i}][${j}] ${w} against ${expected[i][j]}`)));
+    assert.equal(updates.at(-1), trace, 'listeners hear it');
+    model.reset();
+    assert.deepEqual(model.input.q, article.q, 'reset() returns to the configured input');
+  });
+
   it('refuses fields and matrices that do not exist', () => {
     const { model } = connected();
     assert.throws(() => model.configure('seed', 2), RangeError);

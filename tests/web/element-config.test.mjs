@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  ConfigError, DEFAULT_STEPS, STEPS, describeInputError, formatMatrix, formatTokens, parseIndex,
-  parseMatrix, parseNumberText, parseSteps, parseTokens, resolveIndex,
+  CORE_CHOICES, ConfigError, DEFAULT_STEPS, STEPS, describeInputError, formatMatrix, formatTokens, parseIndex,
+  parseCoreChoice, parseMatrix, parseNumberText, parseSteps, parseTokens, resolveIndex,
 } from '../../web/elements/element-config.js';
 
 function assertConfigError(fn, attribute, pattern) {
@@ -153,5 +153,18 @@ describe('describeInputError', () => {
   it('keeps a message it cannot place as a configuration problem', () => {
     assert.equal(describeInputError('input: must be an object').attribute, 'configuration');
     assert.equal(describeInputError('something odd').text, 'configuration: something odd');
+  });
+});
+
+describe('parseCoreChoice', () => {
+  it('reads the core attribute: absent is the embed build, "full" the build createAttention() loads', () => {
+    assert.equal(parseCoreChoice(null), CORE_CHOICES.embed);
+    assert.equal(parseCoreChoice('embed'), 'embed');
+    assert.equal(parseCoreChoice(' full '), 'simd');
+  });
+
+  it('names the attribute and the value it cannot read', () => {
+    assertConfigError(() => parseCoreChoice('fast'), 'core', /must be "embed" or "full", got "fast"/);
+    assertConfigError(() => parseCoreChoice(''), 'core', /got ""/);
   });
 });

@@ -144,6 +144,21 @@ export class AttentionModel extends EventTarget {
     return this.#tryLive({ ...clone(this.#live), mask });
   }
 
+  /**
+   * Shows `input`, which the caller has already run through the core, with `trace`, the core's
+   * answer: for a page that checks a reader's change itself (against limits of its own) before
+   * showing it, so that the core computes it once. Undone, like any reader's edit, by reset()
+   * or a new configuration.
+   * @param {object} input  tokens, q, k, v, mask and scale
+   * @param {object} trace  what run(input) returned
+   */
+  show(input, trace) {
+    if (!this.#attention) throw new Error('show() needs the core: connect() the model first');
+    this.flush();
+    this.#dirty = false;
+    this.#publish(clone(input), trace, null);
+  }
+
   /** Drops the reader's edits: back to the configured input. */
   reset() {
     this.#invalidate();

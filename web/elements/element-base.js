@@ -13,15 +13,23 @@ import { formatEditable } from '../views/step-views.js';
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
-let attentionLoad = null;
+const attentionLoads = new Map();  // build -> promise of its API, one per page
 
-/** The core's API (its small embed build), loaded once per page and shared by every element. */
-export function loadAttention() {
-  attentionLoad ??= createAttention({ build: 'embed' }).catch((error) => {
-    attentionLoad = null;
-    throw error;
-  });
-  return attentionLoad;
+/**
+ * The core's API, loaded once per page and build and shared by every element: the small
+ * `embed` build by default; `simd` (the full build) for an element that needs more of the API,
+ * or whose page already runs the full build (one core per page: createAttention() keeps one
+ * module per build, so the page's and the elements' calls share it).
+ * @param {'embed' | 'simd' | 'scalar'} [build]
+ */
+export function loadAttention(build = 'embed') {
+  if (!attentionLoads.has(build)) {
+    attentionLoads.set(build, createAttention({ build }).catch((error) => {
+      attentionLoads.delete(build);
+      throw error;
+    }));
+  }
+  return attentionLoads.get(build);
 }
 
 /**

@@ -54,6 +54,23 @@ export class ConfigError extends Error {
   }
 }
 
+/** The builds of the core a model-owning element may load, by the `core` attribute's value. */
+export const CORE_CHOICES = Object.freeze({ embed: 'embed', full: 'simd' });
+
+/**
+ * The build named by a `core` attribute: absent means the small embed build; "full" is the
+ * build the page's own scripts load with createAttention(), so that page and elements share one.
+ * @param {string | null} text
+ */
+export function parseCoreChoice(text) {
+  if (text === null) return CORE_CHOICES.embed;
+  const name = text.trim();
+  if (!Object.hasOwn(CORE_CHOICES, name)) {
+    throw new ConfigError('core', `must be "embed" or "full", got ${quote(name)}`);
+  }
+  return CORE_CHOICES[name];
+}
+
 // Long attribute values are quoted in messages only in part, so a message stays one short line.
 function quote(text, limit = 24) {
   const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;

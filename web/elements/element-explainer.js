@@ -9,7 +9,7 @@ import {
   AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
 } from './element-base.js';
 import {
-  DEFAULT_STEPS, INPUT_FIELDS, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
+  DEFAULT_STEPS, INPUT_FIELDS, parseCoreChoice, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
 import { maskSelect, selectMask, stepView } from '../views/step-views.js';
 import { ElementPractice } from './element-practice.js';
@@ -46,12 +46,20 @@ class ModelOwner extends AttentionElementBase {
   }
 
   connectedCallback() {
+    let unreadableCore = null;
     if (!this.#model.connected) {
-      loadAttention().then((attention) => {
-        if (!this.#model.connected) this.#model.connect(attention);
-      }, (error) => this.showLoadFailure(error));
+      try {
+        const build = parseCoreChoice(this.getAttribute('core'));
+        loadAttention(build).then((attention) => {
+          if (!this.#model.connected) this.#model.connect(attention);
+        }, (error) => this.showLoadFailure(error));
+      } catch (error) {
+        // Which core to load is unreadable: say so and load none (nothing can be computed).
+        unreadableCore = problemOf(error);
+      }
     }
     this.render();
+    if (unreadableCore) this.showProblem(unreadableCore);
     this.dispatchEvent(new Event(MODEL_CONNECTED_EVENT, { bubbles: true, composed: true }));
   }
 
