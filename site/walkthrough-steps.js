@@ -2,12 +2,12 @@
 // again whenever the reader changes the example. No number is computed here that the core
 // owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
 
-import { DECIMALS, fixed, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
+import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
 import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
 import {
-  componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
+  describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
   isMaskedScore, maskedCaption, mixTable, scaledCaption, shadeLegend, shiftNote, softmaxTable, tokenMatrixTable,
   weightsTable,
 } from '../web/views/step-tables.js';
@@ -98,55 +98,13 @@ function renderMix(doc, trace, slots) {
   fillText(doc, 'value-out', formatVector(trace.out[last], DECIMALS.vector));
 }
 
-// Step 6, the demonstration: the toy vocabulary has vectors of its own width, so it runs only
-// when the head has that width.
-function renderDemonstration(doc, attention, trace, vocabulary, slots) {
-  const width = vocabulary.vectors[0].length;
-  fillText(doc, 'vocabulary-width', String(width));
-  fillText(doc, 'vocabulary-size', String(vocabulary.words.length));
-  const runs = trace.head_dim === width;
-  showVariant(doc, 'demo', runs ? 'on' : 'off');
-  const demoNote = doc.querySelector('[data-demo-shift-note]');
-  if (!runs) {
-    fillSlot(doc, 'table-vocabulary');
-    fillSlot(doc, 'table-next-word');
-    demoNote.hidden = true;
-    return;
-  }
-  const last = trace.token_count - 1;
-  const scored = attention.scoreNextWord(trace.out[last]);
-  slots.vocabulary.show({ matrix: vocabulary.vectors, options: {
-    name: 'vocabulary',
-    caption: 'Step 6 \u00b7 demonstration: the toy vocabulary\u2019s vectors',
-    corner: 'word',
-    rowLabels: vocabulary.words,
-    columnLabels: componentLabels('x', width),
-    format: fixed(DECIMALS.matrix),
-  } });
-  const rows = scored.words.map((_, w) => [scored.logits[w], scored.exponentials[w], scored.probabilities[w]]);
-  slots.nextWord.show({ matrix: rows, options: {
-    name: 'next-word',
-    caption: `Step 6 \u00b7 demonstration: out[${trace.tokens[last]}] scored against each word`,
-    className: 'softmax',
-    corner: 'word',
-    rowLabels: scored.words,
-    columnLabels: [
-      `score x = out \u00b7 word`,
-      scored.shifted ? 'e^(x \u2212 max)' : 'e\u02e3',
-      'probability',
-    ],
-    format: [fixed(DECIMALS.matrix), fixed(DECIMALS.softmax), fixed(DECIMALS.softmax)],
-    footerRows: [{
-      label: 'total',
-      values: [null, scored.total, scored.probability_sum],
-      format: fixed(DECIMALS.softmax),
-    }],
-  } });
-  demoNote.hidden = !scored.shifted;
-  demoNote.textContent = scored.shifted
-    ? 'These exponentials were taken after subtracting the largest score, so that none of them overflows; the probabilities are unchanged by it.'
-    : '';
-  // Which word the prose names: the one the core gave the largest probability.
+// Step 6, the demonstration, is the <attention-next-word> element (it shows the page's model);
+// the prose around it names the word it ranks first, or is hidden when it scores nothing.
+function renderDemonstrationProse(doc) {
+  const { scored, vocabulary } = doc.getElementById('next-word');
+  if (vocabulary) fillText(doc, 'vocabulary-size', String(vocabulary.words.length));
+  showVariant(doc, 'demo', scored ? 'on' : 'off');
+  if (!scored) return;
   const top = scored.most_likely;
   fillText(doc, 'top-word', scored.words[top]);
   fillText(doc, 'top-percent', formatPercent(scored.probabilities[top]));
@@ -155,10 +113,8 @@ function renderDemonstration(doc, attention, trace, vocabulary, slots) {
 /**
  * Steps 1 to 6, drawn for the reader's current example whenever it changes.
  * @param {Document} doc
- * @param {object} attention  the core's API
- * @param {{words: string[], vectors: number[][]}} vocabulary
  */
-export function createSteps(doc, attention, vocabulary) {
+export function createSteps(doc) {
   const slots = {
     scores: tableSlot(doc, 'table-scores', { describe: describeScore }),
     scaled: tableSlot(doc, 'table-scaled', { describe: describeScaled }),
@@ -166,8 +122,6 @@ export function createSteps(doc, attention, vocabulary) {
     softmax: tableSlot(doc, 'table-softmax', { describe: describeSoftmax }),
     weights: tableSlot(doc, 'table-weights', { describe: describeWeight }),
     mix: tableSlot(doc, 'table-mix', { describe: describeMix }),
-    vocabulary: tableSlot(doc, 'table-vocabulary'),
-    nextWord: tableSlot(doc, 'table-next-word'),
   };
   return {
     /**
@@ -196,7 +150,7 @@ export function createSteps(doc, attention, vocabulary) {
       renderMask(doc, trace, slots);
       renderSoftmax(doc, trace, slots);
       renderMix(doc, trace, slots);
-      renderDemonstration(doc, attention, trace, vocabulary, slots);
+      renderDemonstrationProse(doc);
     },
   };
 }

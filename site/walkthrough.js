@@ -17,8 +17,7 @@ import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
-import { renderArrows, updateArrows } from '../web/views/arrows.js';
-import { sameInput } from '../web/state/page-state.js';
+import { attentionInput, sameInput } from '../web/state/page-state.js';
 import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
 
 const page = document;
@@ -33,6 +32,8 @@ function showProblem(message) {
   page.getElementById('load-status').hidden = true;
   page.getElementById('verify-status').hidden = true;
   page.documentElement.classList.add('results-unavailable');
+  // The page says why once; its model element would say the same again in a second alert.
+  page.getElementById('walk')?.remove();
   for (const target of page.querySelectorAll('[data-slot]')) {
     target.replaceChildren(paragraph(page, 'not-computed', 'Not computed.'));
     target.removeAttribute('aria-busy');
@@ -65,7 +66,7 @@ function startExplorer(attention) {
   fillSlot(page, 'explore-controls', controls.element);
   fillSlot(page, 'explore-source', createSourceChoice(page, session).element);
   const inputs = createInputTables(page, session);
-  const steps = createSteps(page, attention, session.article.vocabulary);
+  const steps = createSteps(page);
   const faq = createFaq(page, session);
   const heads = createHeads(page, attention);
   // The article's second example, which the reader's changes leave alone.
@@ -81,16 +82,16 @@ function startExplorer(attention) {
   const print = createPracticePrint(page);
   share.addEventListener(LINK_EVENT, (event) => print.show(event.detail));
 
-  let heroArrows = null;
+  // The page's one model, which the elements placed in the prose show: the session has run
+  // each accepted state through the core, and hands the model its trace.
+  const model = page.getElementById('walk').attentionModel;
+  if (!model.connected) model.connect(attention);
   session.addEventListener('change', (event) => {
     const { previous, history, origin } = event.detail;
     const { state, trace } = session;
     const redrawn = !previous || !sameInput(previous, state);
     if (redrawn) {
-      if (!heroArrows || !updateArrows(heroArrows, trace)) {
-        heroArrows = renderArrows(page, trace);
-        fillSlot(page, 'hero-arrows', heroArrows);
-      }
+      model.show(attentionInput(state), trace);
       inputs.render(trace, origin);
       steps.render(trace);
       faq.render(trace);

@@ -468,6 +468,8 @@ export interface AttentionStepElement extends AttentionPieceElement {
   editable: boolean;
   /** Attribute `practice`: the cells of this step shown as blanks (as on the explainer). */
   practice: string | null;
+  /** Attribute `workings`: pointing at a computed cell shows under the table how it was worked out. */
+  workings: boolean;
 }
 
 /** <attention-mask-grid>: the weights grid with masked cells hatched. */
@@ -492,6 +494,30 @@ export interface AttentionWorkingElement extends AttentionPieceElement {
   of: 'score' | 'weight' | string | null;
 }
 
+/** What the core answered when an output was scored against the toy vocabulary. */
+export interface NextWordScores {
+  words: string[];
+  logits: number[];
+  exponentials: number[];
+  probabilities: number[];
+  total: number;
+  probability_sum: number;
+  /** Whether the exponentials were taken after subtracting the largest score. */
+  shifted: boolean;
+  /** The index of the word with the largest probability. */
+  most_likely: number;
+}
+
+/** <attention-next-word>: one token's output scored against the toy vocabulary (step 6). */
+export interface AttentionNextWordElement extends AttentionPieceElement {
+  /** Attribute `row` (as text): the token whose output is scored; the last one by default. */
+  row: string | null;
+  /** The scores shown, or null (before the core answers, or for a head_dim the vocabulary has not). */
+  readonly scored: NextWordScores | null;
+  /** The toy vocabulary, or null before the core answers. */
+  readonly vocabulary: { words: string[]; vectors: number[][] } | null;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attention-explainer': AttentionExplainerElement;
@@ -500,6 +526,7 @@ declare global {
     'attention-mask-grid': AttentionMaskGridElement;
     'attention-arrows': AttentionArrowsElement;
     'attention-working': AttentionWorkingElement;
+    'attention-next-word': AttentionNextWordElement;
   }
   interface HTMLElementEventMap {
     'attention-change': AttentionChangeEvent;

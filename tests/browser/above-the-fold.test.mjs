@@ -74,7 +74,8 @@ describe('the live example above the fold', { timeout: TEST_TIMEOUT }, () => {
     const titlesBefore = (await page.$$eval('[data-slot="hero-arrows"] g.arrow title', (ts) => ts.map((t) => t.textContent))).join('|');
     await cellInput(page, 'q', 1, 0).fill('3');
     await page.waitForFunction((old) => {
-      const titles = [...document.querySelectorAll('[data-slot="hero-arrows"] g.arrow title')].map((t) => t.textContent);
+      const figure = document.querySelector('[data-slot="hero-arrows"] attention-arrows')?.shadowRoot;
+      const titles = [...(figure?.querySelectorAll('g.arrow title') ?? [])].map((t) => t.textContent);
       return titles.join('|') !== old;
     }, titlesBefore);
     const afterEdit = await heroArrows(page);

@@ -151,7 +151,8 @@ describe('tokens and head_dim', { timeout: TEST_TIMEOUT }, () => {
     assert.equal(shown.q[0].length, 16);
     shown.k.forEach((row, r) => assert.deepEqual(row.slice(4), pool.k[r].slice(4, 16), `k row ${r}`));
     await assertWalkthroughMatches(page, { ...shown, mask: 'causal', scale: 'sqrt_d' });
-    assert.equal(await page.locator('[data-when-demo="off"]').isVisible(), true, 'step 6 says it needs head_dim 4');
+    assert.match(await page.locator('attention-next-word .note').textContent(), /runs only when head_dim is 4; it is 16 here/,
+      'step 6 says it needs head_dim 4');
 
     const before = await snapshotTables(page);
     for (const bad of ['0', '17']) {

@@ -47,6 +47,14 @@ export class AttentionModel extends EventTarget {
     this.#invalidate();
   }
 
+  /**
+   * The core's API the model computes with (null before connect()). A piece that asks the core
+   * more than the trace holds asks this one, so that a page runs one core.
+   */
+  get attention() {
+    return this.#attention;
+  }
+
   /** [name, label] of each mask a reader may pick; empty before connect(). */
   get maskChoices() {
     return this.#maskChoices;
@@ -154,8 +162,7 @@ export class AttentionModel extends EventTarget {
    */
   show(input, trace) {
     if (!this.#attention) throw new Error('show() needs the core: connect() the model first');
-    this.flush();
-    this.#dirty = false;
+    this.#dirty = false;  // what the configuration would compute is replaced, so not computed
     this.#publish(clone(input), trace, null);
   }
 

@@ -17,6 +17,8 @@ import {
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
+import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
+import { makeCellsNavigable } from '../views/cell-navigation.js';
 import { DECIMALS } from '../views/format.js';
 
 /**
@@ -42,7 +44,8 @@ function outermostRoot(node) {
   return root;
 }
 
-class AttentionPiece extends AttentionElementBase {
+/** What every piece shares: finding the model it shows, and drawing it when it changes. */
+export class AttentionPiece extends AttentionElementBase {
   /** The element whose model this piece shows, or null. */
   #source = null;
   /** A model of the piece's own (the article's example) when it points at none. */
@@ -208,7 +211,8 @@ class AttentionPiece extends AttentionElementBase {
   }
 }
 
-function reflectString(cls, name) {
+/** Makes attribute `name` a string property of `cls`'s elements. */
+export function reflectString(cls, name) {
   Object.defineProperty(cls.prototype, name, {
     configurable: true,
     enumerable: true,
@@ -236,15 +240,17 @@ function reflectBoolean(cls, name) {
 }
 
 export class AttentionStepElement extends AttentionPiece {
-  static observedAttributes = ['model', 'step', 'row', 'editable', 'practice'];
+  static observedAttributes = ['model', 'step', 'row', 'editable', 'practice', 'workings'];
 
   /** The view of the step shown, kept so that a new trace updates its cells in place. */
   #view = null;
   #practice = null;
+  /** With `workings`: the panel under the table, and what fills it when a cell is pointed at. */
+  #workings = null;
 
   constructor() {
     super();
-    this.upgradeProperties(['step', 'row', 'editable', 'practice']);
+    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings']);
   }
 
   render() {
@@ -252,6 +258,20 @@ export class AttentionStepElement extends AttentionPiece {
     const practice = this.getAttribute('practice');
     const trace = this.shownModel?.connected && !this.shownModel.problem ? this.shownModel.trace : null;
     this.#practice?.lay(practice, this.body.hidden ? null : trace, this.shadowRoot, this.localName);
+    if (trace && this.#workings && this.hasAttribute('workings')) this.#workings.pointing.refresh();
+  }
+
+  // The panel under the table where a pointed cell's working goes, made on first use.
+  #workingPanel(doc) {
+    if (!this.#workings) {
+      const panel = workingPanel(doc);
+      const pointing = showWorkingsOnPoint(this.body, {
+        trace: () => (this.hasAttribute('workings') ? this.trace : null),
+        panelFor: () => panel,
+      });
+      this.#workings = { panel, pointing };
+    }
+    return this.#workings.panel;
   }
 
   renderPiece(doc, trace) {
@@ -266,11 +286,20 @@ export class AttentionStepElement extends AttentionPiece {
     if (this.#view?.step !== step) this.#view = { step, view: stepView(doc, step) };
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
-    return [...(this.#practice?.barFor(practice) ?? []),
-      this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement })];
+    const section = this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement });
+    if (!this.hasAttribute('workings') || editable) return [...(this.#practice?.barFor(practice) ?? []), section];
+    // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
+    // and the arrow keys move between its cells (its scrolling box is then no stop of its own).
+    const table = section.querySelector('table[data-table]');
+    if (table && !table.classList.contains('navigable')) {
+      makeCellsNavigable(table);
+      if (table.classList.contains('navigable')) table.closest('.table-scroll')?.removeAttribute('tabindex');
+    }
+    return [...(this.#practice?.barFor(practice) ?? []), section, this.#workingPanel(doc)];
   }
 }
 reflectString(AttentionStepElement, 'step');
+reflectBoolean(AttentionStepElement, 'workings');
 reflectString(AttentionStepElement, 'row');
 reflectBoolean(AttentionStepElement, 'editable');
 reflectString(AttentionStepElement, 'practice');

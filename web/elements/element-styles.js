@@ -6,7 +6,7 @@
 // `.frame` wrapper therefore resets everything with `all: initial` and sets its own values;
 // only custom properties still inherit, and those are the theming interface:
 //   --attention-font, --attention-font-size, --attention-text, --attention-muted,
-//   --attention-rule, --attention-paper, --attention-tint, --attention-accent,
+//   --attention-rule, --attention-paper, --attention-tint, --attention-accent, --attention-highlight,
 //   --attention-alert, --attention-alert-rule, --attention-shade-0 … --attention-shade-4.
 // Parts for ::part(): frame, step, table, caption, input, working, legend, arrows, controls,
 // message, practice.
@@ -131,6 +131,22 @@ table.grid td.shade-3, table.grid td.shade-4 { color: #fff; }
 .working-line .equals { display: inline-block; width: 1.4em; text-indent: 0; color: var(--muted); }
 .working .term, .working .terms { white-space: nowrap; }
 .working .operator { color: var(--muted); }
+
+.table-block { margin: 0 0 1em; }
+.table-block > .table-scroll { margin-bottom: 0.3em; }
+.table-tools { font-size: 0.85em; }
+.table-tools summary { display: inline-block; color: var(--accent); text-decoration: underline; text-underline-offset: 0.15em; }
+.table-tools-formats { display: inline-flex; flex-wrap: wrap; gap: 0.35em; margin: 0.3em 0.5em 0 0; }
+.table-tools button { font: inherit; padding: 0.15em 0.55em; }
+.table-tools-status { color: var(--muted); }
+.copy-fallback { display: grid; gap: 0.25em; margin-top: 0.4em; }
+.copy-fallback textarea { width: 100%; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.8em; }
+.note, .shift-note { color: var(--muted); font-size: 0.95em; }
+
+.cell-working { margin: 0.5em 0 0; }
+.cell-working-hint { color: var(--muted); font-size: 0.9em; font-style: italic; }
+table.matrix td.selected-cell { box-shadow: inset 0 0 0 3px var(--accent); }
+table.matrix td.source-cell { box-shadow: inset 0 0 0 3px var(--attention-highlight, #b35c00); }
 
 figure { margin: 0; }
 svg.arrows { display: block; max-width: none; overflow: visible; font: inherit; }

@@ -75,9 +75,11 @@ export function labelCells(table, describe = describeByHeaders, only = null) {
 
 // The cells of a table the keyboard visits, as rows of focusable elements: the inputs of an
 // editable table or of pencil mode's blanks, otherwise its body's number cells.
-function focusGrid(table) {
+// The cells the keys walk, row by row (rows without one left out, so rows may differ in length).
+function focusGrid(table, cells) {
   return Array.from(table.tBodies[0]?.rows ?? [], (tr) =>
-    Array.from(tr.querySelectorAll('td input, td.num')).filter((node) => node.tagName === 'INPUT' || !node.querySelector('input')));
+    Array.from(tr.querySelectorAll(cells)).filter((node) => node.tagName === 'INPUT' || !node.querySelector('input')))
+    .filter((row) => row.length > 0);
 }
 
 // A blank's input is always its own Tab stop (a reader tabs from blank to blank); the other
@@ -88,11 +90,14 @@ const isRoving = (node) => !node.classList.contains('blank-answer');
  * Makes `table` one Tab stop whose cells the arrow keys move between. In an editable table
  * Left and Right move only when the caret is already at the start or end of the text, so that
  * they still move the caret inside a number. The cells are looked up at each key, so blanks
- * laid on the table later are walked too.
+ * laid on the table later are walked too. Up and Down keep the column, or go to the last cell
+ * of a shorter row.
  * @param {HTMLTableElement} table
+ * @param {{cells?: string}} [options]  cells: which cells are walked (a selector; by default
+ *        every number and every input; the sequel's tables walk the cells with a working)
  */
-export function makeCellsNavigable(table) {
-  const first = focusGrid(table).flat();
+export function makeCellsNavigable(table, { cells = 'td input, td.num' } = {}) {
+  const first = focusGrid(table, cells).flat();
   if (first.length === 0) return;
   for (const node of first) if (isRoving(node)) node.tabIndex = -1;
   const start = first.find(isRoving);
@@ -107,13 +112,13 @@ export function makeCellsNavigable(table) {
   };
   table.addEventListener('focusin', (event) => {
     // The last cell visited is where Tab comes back to.
-    const all = focusGrid(table).flat();
+    const all = focusGrid(table, cells).flat();
     if (!all.includes(event.target) || !isRoving(event.target)) return;
     for (const node of all) if (isRoving(node)) node.tabIndex = node === event.target ? 0 : -1;
   });
   table.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const grid = focusGrid(table);
+    const grid = focusGrid(table, cells);
     let position = null;
     for (let r = 0; r < grid.length && !position; r += 1) {
       const c = grid[r].indexOf(event.target);
@@ -127,8 +132,8 @@ export function makeCellsNavigable(table) {
     const atEnd = !isInput || (target.selectionStart === target.value.length && target.selectionEnd === target.value.length);
     let next = null;
     switch (event.key) {
-      case 'ArrowUp': next = grid[r - 1]?.[c]; break;
-      case 'ArrowDown': next = grid[r + 1]?.[c]; break;
+      case 'ArrowUp': next = grid[r - 1]?.[Math.min(c, (grid[r - 1]?.length ?? 1) - 1)]; break;
+      case 'ArrowDown': next = grid[r + 1]?.[Math.min(c, (grid[r + 1]?.length ?? 1) - 1)]; break;
       case 'ArrowLeft': if (atStart) next = grid[r][c - 1]; break;
       case 'ArrowRight': if (atEnd) next = grid[r][c + 1]; break;
       case 'Home': if (!isInput) next = grid[r][0]; break;

@@ -6,7 +6,8 @@
 import { fixed, formatFixed, formatProduct } from '../format.js';
 import { element } from '../page-slots.js';
 import { renderMatrixTable, renderScrollable } from '../render-tables.js';
-import { WorkingRegistry, makeCellsNavigable } from './working.js';
+import { WorkingRegistry } from './working.js';
+import { makeCellsNavigable } from '../cell-navigation.js';
 
 /** Decimals as the sequel prints them: inputs and projections at 3, shares and outputs at 4. */
 export const SEQUEL_DECIMALS = Object.freeze({ matrix: 3, weight: 4, out: 4 });
@@ -41,7 +42,7 @@ export function matrixBlock(doc, registry, matrix, options) {
       registry.register(cell, () => working(row, col), `${options.name}/${row}/${col}`);
     }
   }
-  makeCellsNavigable(table);
+  makeCellsNavigable(table, { cells: 'td.has-working, td input' });
   return scrollable(doc, table);
 }
 
@@ -109,7 +110,7 @@ export function figureTable(doc, registry, { name, caption, corner, columns, row
     body.append(tr);
   });
   table.append(head, body);
-  makeCellsNavigable(table);
+  makeCellsNavigable(table, { cells: 'td.has-working, td input' });
   return scrollable(doc, table);
 }
 

@@ -4,7 +4,8 @@
 // working are the core's; a working only lays them out, with the `doc` it was given.
 //
 // Each table is one stop of the Tab key; inside it the arrow keys move between the cells that
-// have a working (a roving tabindex), so a page of many tables does not become hundreds of stops.
+// have a working (cell-navigation.js, walking `td.has-working` and inputs), so a page of many
+// tables does not become hundreds of stops.
 
 import { hideOpenAnswers } from '../blank-echoes.js';
 
@@ -105,48 +106,4 @@ export class WorkingRegistry {
     if (cell && this.#workings.has(cell)) this.#show(cell);
     else this.#selected = null;
   }
-}
-
-/**
- * Makes `table` one Tab stop whose cells with a working the arrow keys move between.
- * @param {HTMLTableElement} table
- */
-export function makeCellsNavigable(table) {
-  const grid = Array.from(table.tBodies[0]?.rows ?? [], (tr) => Array.from(tr.querySelectorAll('td.has-working')))
-    .filter((row) => row.length > 0);
-  const all = grid.flat();
-  if (all.length === 0) return;
-  for (const node of all) node.tabIndex = -1;
-  all[0].tabIndex = 0;
-  const positionOf = (node) => {
-    for (let r = 0; r < grid.length; r += 1) {
-      const c = grid[r].indexOf(node);
-      if (c >= 0) return [r, c];
-    }
-    return null;
-  };
-  table.addEventListener('focusin', (event) => {
-    if (!all.includes(event.target)) return;
-    for (const node of all) node.tabIndex = node === event.target ? 0 : -1;
-  });
-  table.addEventListener('keydown', (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const position = positionOf(event.target);
-    if (!position) return;
-    const [r, c] = position;
-    const next = {
-      ArrowUp: grid[r - 1]?.[Math.min(c, (grid[r - 1]?.length ?? 1) - 1)],
-      ArrowDown: grid[r + 1]?.[Math.min(c, (grid[r + 1]?.length ?? 1) - 1)],
-      ArrowLeft: grid[r][c - 1],
-      ArrowRight: grid[r][c + 1],
-      Home: grid[r][0],
-      End: grid[r].at(-1),
-    }[event.key];
-    if (next) {
-      event.preventDefault();
-      event.target.tabIndex = -1;
-      next.tabIndex = 0;
-      next.focus();
-    }
-  });
 }
