@@ -5,7 +5,8 @@
 // rendered (the walkthrough: every table computed; the sequel: every section computed), as
 // median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
 //
-// Usage: node bench/page-load.mjs [--loads N] [--site DIR]   (scripts/bench-load builds first)
+// Usage: node bench/page-load.mjs [--loads N] [--site DIR] [--page NAME]   (scripts/bench-load builds first)
+// --page loads only that page (index.html or sequel.html), for A/B runs of one page.
 // The full Chromium, as scripts/launch-chromium.mjs starts it for benchmarks (CHROMIUM_PATH names another build).
 import path from 'node:path';
 import os from 'node:os';
@@ -20,13 +21,15 @@ const rendered = () => document.getElementById('load-status')?.classList.contain
 const PAGES = ['index.html', 'sequel.html'];
 
 function parseArguments(argv) {
-  const options = { loads: 15, site: fileURLToPath(new URL('../build/site/', import.meta.url)) };
+  const options = { loads: 15, site: fileURLToPath(new URL('../build/site/', import.meta.url)), pages: PAGES };
   for (let n = 0; n < argv.length; n += 1) {
     if (argv[n] === '--loads') options.loads = Number(argv[++n]);
     else if (argv[n] === '--site') options.site = path.resolve(argv[++n]);
-    else throw new Error(`unknown argument ${argv[n]} (usage: --loads N --site DIR)`);
+    else if (argv[n] === '--page') options.pages = [argv[++n]];
+    else throw new Error(`unknown argument ${argv[n]} (usage: --loads N --site DIR --page NAME)`);
   }
   if (!Number.isInteger(options.loads) || options.loads < 1) throw new Error('--loads must be a positive integer');
+  if (!options.pages.every((name) => PAGES.includes(name))) throw new Error(`--page must be one of ${PAGES.join(', ')}`);
   return options;
 }
 
@@ -48,12 +51,12 @@ async function loadOnce(browser, url) {
 }
 
 async function main() {
-  const { loads, site } = parseArguments(process.argv.slice(2));
+  const { loads, site, pages } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, port: 0, csp: CSP });
   const executable = chromiumPath({ full: true });
   const browser = await launchChromium({ full: true });
   try {
-    for (const name of PAGES) {
+    for (const name of pages) {
       const url = `${server.url}${name}`;
       await loadOnce(browser, url);  // warm the server and the OS file cache
       const runs = [];

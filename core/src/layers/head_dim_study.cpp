@@ -1,12 +1,14 @@
-// The head_dim demonstration: seeded normal q and k through the reference trace, once unscaled
-// and once scaled, and what each softmax does to the weights and to the gradient.
+// The head_dim demonstration: seeded normal q and k scored once, the scores softmaxed unscaled
+// and scaled, and what each softmax does to the weights and to the gradient.
 #include "attention/layers/head_dim_study.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "attention/reference/seeded_random.h"
+#include "attention/reference/softmax.h"
 #include "attention/reference/softmax_backward.h"
 #include "attention/reference/trace.h"
 
@@ -87,6 +89,47 @@ void finish_softmax_figures(SoftmaxSpreadFigures& figures, std::size_t samples) 
   figures.gradient_norm /= n;
 }
 
+// One side's weights, step by step as the reference trace computes them (steps 2 to 4 of
+// compute_trace_steps, the same float operations in the same order, so the figures equal the
+// trace's): each raw score divided by `divisor`, the hidden ones replaced by -infinity, and the
+// softmax of each row. The study needs neither the trace's per-product terms nor its mix of
+// values, which would cost as much again as the scores.
+struct SideBuffers {
+  Matrix scaled;        // [T][T] the scores after division, before the mask
+  Matrix masked;        // [T][T] softmax input
+  Matrix exponentials;  // [T][T]
+  Matrix weights;       // [T][T]
+
+  explicit SideBuffers(std::size_t T) : scaled(T, T), masked(T, T), exponentials(T, T), weights(T, T) {}
+
+  void compute(const Matrix& scores, float divisor, MaskKind mask) {
+    const std::size_t T = scores.rows;
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j < T; ++j) {
+        scaled.at(i, j) = scores.at(i, j) / divisor;
+        masked.at(i, j) = is_visible(mask, i, j) ? scaled.at(i, j)
+                                                 : -std::numeric_limits<float>::infinity();
+      }
+    for (std::size_t i = 0; i < T; ++i)
+      softmax_row(exponentials.row(i), weights.row(i), masked.row(i), T);
+  }
+};
+
+// Step 1 of the reference trace: every query against every key, summed in float in the trace's order.
+void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys) {
+  const std::size_t T = queries.rows;
+  const std::size_t d = queries.cols;
+  for (std::size_t i = 0; i < T; ++i)
+    for (std::size_t j = 0; j < T; ++j) {
+      float sum = 0.0f;
+      for (std::size_t c = 0; c < d; ++c) {
+        const float term = queries.at(i, c) * keys.at(j, c);
+        sum += term;
+      }
+      scores.at(i, j) = sum;
+    }
+}
+
 SoftmaxSpreadFigures empty_figures(std::size_t token_count) {
   SoftmaxSpreadFigures figures;
   figures.largest_weight.assign(token_count, 0.0);
@@ -97,14 +140,29 @@ SoftmaxSpreadFigures empty_figures(std::size_t token_count) {
 
 }  // namespace
 
+namespace {
+
+// The (head_dim, sample) index of the queries' and the keys' streams.
+std::uint64_t sample_index(std::size_t head_dim, std::size_t sample) {
+  return (static_cast<std::uint64_t>(head_dim) << 32) | sample;
+}
+
+// The upstream gradient of one sample: the same for every head_dim, so the study draws it once.
+Matrix draw_upstream(const HeadDimStudyOptions& options, std::size_t sample) {
+  const std::size_t T = options.token_count;
+  return random_normal_matrix(derive_seed(options.seed, upstream_stream, sample), T, T);
+}
+
+}  // namespace
+
 HeadDimSample draw_head_dim_sample(const HeadDimStudyOptions& options, std::size_t head_dim,
                                    std::size_t sample) {
   const std::size_t T = options.token_count;
-  const std::uint64_t index = (static_cast<std::uint64_t>(head_dim) << 32) | sample;
+  const std::uint64_t index = sample_index(head_dim, sample);
   HeadDimSample drawn;
   drawn.queries = random_normal_matrix(derive_seed(options.seed, queries_stream, index), T, head_dim);
   drawn.keys = random_normal_matrix(derive_seed(options.seed, keys_stream, index), T, head_dim);
-  drawn.upstream = random_normal_matrix(derive_seed(options.seed, upstream_stream, sample), T, T);
+  drawn.upstream = draw_upstream(options, sample);
   return drawn;
 }
 
@@ -157,10 +215,14 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     study.max_entropy[i] = std::log(static_cast<double>(visible));
   }
 
-  AttentionInput input;
-  for (std::size_t t = 0; t < T; ++t) input.tokens.push_back("w" + std::to_string(t));
-  input.mask = options.mask;
+  // Drawn once and shared by every head_dim (derive_seed(seed, 3, sample) does not depend on it).
+  std::vector<Matrix> upstream;
+  upstream.reserve(options.samples);
+  for (std::size_t s = 0; s < options.samples; ++s) upstream.push_back(draw_upstream(options, s));
 
+  const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
+  Matrix scores(T, T);
+  SideBuffers unscaled(T), scaled(T);
   for (const std::size_t d : options.head_dims) {
     HeadDimPoint point;
     point.head_dim = d;
@@ -169,21 +231,19 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     point.scaled = empty_figures(T);
     SpreadSum raw_scores, scaled_scores;
 
-    input.v = Matrix(T, d);  // the values play no part in the weights
     for (std::size_t s = 0; s < options.samples; ++s) {
-      HeadDimSample drawn = draw_head_dim_sample(options, d, s);
-      input.q = std::move(drawn.queries);
-      input.k = std::move(drawn.keys);
+      const std::uint64_t index = sample_index(d, s);
+      const Matrix queries = random_normal_matrix(derive_seed(options.seed, queries_stream, index), T, d);
+      const Matrix keys = random_normal_matrix(derive_seed(options.seed, keys_stream, index), T, d);
+      // The raw scores serve both sides: the trace's scaled side divides the same sums.
+      score_into(scores, queries, keys);
+      unscaled.compute(scores, unscaled_divisor, options.mask);
+      scaled.compute(scores, point.scale_divisor, options.mask);
 
-      input.scale = ScaleKind::none;
-      const Trace unscaled = compute_trace(input);
-      input.scale = options.scale;
-      const Trace scaled = compute_trace(input);
-
-      raw_scores.add(unscaled.scores);
+      raw_scores.add(scores);
       scaled_scores.add(scaled.scaled);
-      add_softmax_figures(point.unscaled, unscaled.weights, drawn.upstream);
-      add_softmax_figures(point.scaled, scaled.weights, drawn.upstream);
+      add_softmax_figures(point.unscaled, unscaled.weights, upstream[s]);
+      add_softmax_figures(point.scaled, scaled.weights, upstream[s]);
     }
     point.raw_score_spread = raw_scores.standard_deviation();
     point.scaled_score_spread = scaled_scores.standard_deviation();

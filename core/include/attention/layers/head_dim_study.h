@@ -98,9 +98,10 @@ HeadDimSample draw_head_dim_sample(const HeadDimStudyOptions& options, std::size
 // Paths name the option: "head_dims[2]", "tokens", "samples", "compare".
 std::optional<InputError> validate_head_dim_study(const HeadDimStudyOptions& options);
 
-// Precondition: validate_head_dim_study(options) returned nothing. Each (head_dim, sample) runs
-// the reference trace (compute_trace) on draw_head_dim_sample's queries and keys, once with
-// ScaleKind::none and once with options.scale.
+// Precondition: validate_head_dim_study(options) returned nothing. Each (head_dim, sample)
+// scores draw_head_dim_sample's queries and keys and softmaxes the scores once unscaled and once
+// divided for options.scale, with the reference trace's own steps (the figures are those of
+// compute_trace run twice, without its per-product terms and its mix of values).
 HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options);
 
 }  // namespace attn
