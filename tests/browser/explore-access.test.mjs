@@ -51,7 +51,8 @@ describe('axe-core', { timeout: TEST_TIMEOUT * 2 }, () => {
       };
       // Open a head's disclosures and a copy menu too, so that what they hold is checked.
       const openSome = () => page.evaluate(() => {
-        for (const details of document.querySelectorAll('.head-card:first-child details, [data-slot="heads-wo"] details')) details.open = true;
+        const heads = document.querySelector('attention-heads').shadowRoot;
+        for (const details of heads.querySelectorAll('.head-card:first-child details, details.heads-wo')) details.open = true;
         document.querySelector('.table-tools').open = true;
       });
       await openSome();
@@ -176,10 +177,14 @@ describe('keyboard, focus and screen readers', { timeout: TEST_TIMEOUT }, () => 
     for (let n = 0; n < 800; n += 1) {
       await page.keyboard.press('Tab');
       const stop = await page.evaluate(() => {
-        const el = document.activeElement;
+        // The focused element itself, inside the shadow root of an element the page is made of.
+        let el = document.activeElement;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
         if (!el || el === document.body) return null;
         const style = getComputedStyle(el);
-        const position = Array.prototype.indexOf.call(document.querySelectorAll('*'), el);
+        const indexIn = (root, node) => Array.prototype.indexOf.call(root.querySelectorAll('*'), node);
+        const root = el.getRootNode();
+        const position = root === document ? indexIn(document, el) : `${indexIn(document, root.host)}.${indexIn(root, el)}`;
         return {
           key: `${el.tagName.toLowerCase()}.${el.className}|${el.closest('[data-table]')?.dataset.table ?? ''}|${position}`,
           outline: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2,

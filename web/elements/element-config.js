@@ -38,6 +38,7 @@ export const ELEMENT_NAMES = Object.freeze({
   maskGrid: 'attention-mask-grid',
   arrows: 'attention-arrows',
   working: 'attention-working',
+  heads: 'attention-heads',
 });
 
 /** A configuration problem: which attribute, and a sentence an author can act on. */

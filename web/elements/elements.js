@@ -7,6 +7,7 @@ import { AttentionExplainerElement, AttentionModelElement } from './element-expl
 import {
   AttentionArrowsElement, AttentionMaskGridElement, AttentionStepElement, AttentionWorkingElement,
 } from './element-pieces.js';
+import { AttentionHeadsElement } from './heads-element.js';
 
 // Model owners first: when the pieces upgrade, the models they point at already have theirs.
 const DEFINITIONS = [
@@ -16,6 +17,7 @@ const DEFINITIONS = [
   [ELEMENT_NAMES.maskGrid, AttentionMaskGridElement],
   [ELEMENT_NAMES.arrows, AttentionArrowsElement],
   [ELEMENT_NAMES.working, AttentionWorkingElement],
+  [ELEMENT_NAMES.heads, AttentionHeadsElement],
 ];
 
 /**
@@ -30,6 +32,6 @@ export function defineAttentionElements(registry = globalThis.customElements) {
 }
 
 export {
-  AttentionArrowsElement, AttentionExplainerElement, AttentionMaskGridElement, AttentionModelElement,
-  AttentionStepElement, AttentionWorkingElement,
+  AttentionArrowsElement, AttentionExplainerElement, AttentionHeadsElement, AttentionMaskGridElement,
+  AttentionModelElement, AttentionStepElement, AttentionWorkingElement,
 };
