@@ -12,7 +12,7 @@ import { CORE_CHOICES, ConfigError, formatTokens, parseTokens } from './element-
 import { CHANGE_EVENT } from './element-explainer.js';
 import { adoptHeadsStyles } from './heads-styles.js';
 import { ModelFollower } from './model-follower.js';
-import { parseWhole, requestFrom, rewordCoreError } from './sequel/sequel-config.js';
+import { parseWhole, requestFrom, rewordCoreError } from './request-config.js';
 import { headsView } from '../views/heads-view.js';
 
 const text = (attribute, value) => String(value).trim();
