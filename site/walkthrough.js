@@ -68,7 +68,7 @@ function startExplorer(attention) {
   const inputs = createInputTables(page, session);
   const steps = createSteps(page);
   const faq = createFaq(page, session);
-  const heads = createHeads(page, attention);
+  const heads = createHeads(page);
   // The article's second example, which the reader's changes leave alone.
   const { article } = session;
   const fourWords = attention.run(article.four_words);

@@ -518,6 +518,47 @@ export interface AttentionNextWordElement extends AttentionPieceElement {
   readonly vocabulary: { words: string[]; vectors: number[][] } | null;
 }
 
+/** What multiHead() returns: a layer of `n_heads` heads of `head_dim` over `d_model`. */
+export interface MultiHeadLayer {
+  tokens: string[];
+  d_model: number;
+  n_heads: number;
+  head_dim: number;
+  mask: MaskKind | string;
+  scale: ScaleKind | string;
+  /** The seeded token vectors, one row of d_model per token. */
+  x: number[][];
+  /** Per head: its d_model × head_dim projections and its trace (q, k, v are x · W). */
+  heads: Array<{ w_q: number[][]; w_k: number[][]; w_v: number[][]; trace: AttentionTrace }>;
+  /** The heads' outputs side by side, then mixed by W_O (d_model × d_model) into `out`. */
+  concat: number[][];
+  w_o: number[][];
+  out: number[][];
+}
+
+/** The `attention-change` event of <attention-heads>: `detail.layer` is the new layer. */
+export type AttentionHeadsChangeEvent = CustomEvent<{ layer: MultiHeadLayer }>;
+
+/**
+ * <attention-heads>: a layer of several heads computed by multiHead() (the full build). Each
+ * attribute is a property; unset ones take the core's defaults (d_model 16, 4 heads, seed 1)
+ * and the article's tokens, or, with `model`, that model's tokens, mask and scale.
+ */
+export interface AttentionHeadsElement extends HTMLElement {
+  tokens: string[] | null;
+  seed: number | null;
+  /** Attribute `d-model`: the width of the token vectors. */
+  dModel: number | null;
+  /** Attribute `heads`: how many heads share d_model. */
+  heads: number | null;
+  mask: MaskKind | string | null;
+  scale: ScaleKind | string | null;
+  /** Attribute `model`: the id of the <attention-model> (or explainer) whose tokens, mask and scale it follows. */
+  model: string | null;
+  /** The layer shown, or null before the core has answered or while an attribute is wrong. */
+  readonly layer: MultiHeadLayer | null;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attention-explainer': AttentionExplainerElement;
@@ -527,6 +568,7 @@ declare global {
     'attention-arrows': AttentionArrowsElement;
     'attention-working': AttentionWorkingElement;
     'attention-next-word': AttentionNextWordElement;
+    'attention-heads': AttentionHeadsElement;
   }
   interface HTMLElementEventMap {
     'attention-change': AttentionChangeEvent;

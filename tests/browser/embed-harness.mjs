@@ -103,7 +103,8 @@ export async function waitForElements(target) {
         const message = root.querySelector('.message:not(.edit-message)');
         // A status (the trained head still training, for tokens alone) is not the outcome yet.
         if (message && !message.hidden) return message.getAttribute('role') !== 'status';
-        return el.trace !== null && !root.querySelector('.computing');
+        // <attention-heads> shows a layer, the others a trace.
+        return (el.layer ?? el.trace) !== null && !root.querySelector('.computing');
       });
     }, undefined, { timeout: 30_000 });
   } catch (error) {

@@ -51,7 +51,8 @@ describe('axe-core', { timeout: TEST_TIMEOUT * 2 }, () => {
       };
       // Open a head's disclosures and a copy menu too, so that what they hold is checked.
       const openSome = () => page.evaluate(() => {
-        for (const details of document.querySelectorAll('.head-card:first-child details, [data-slot="heads-wo"] details')) details.open = true;
+        const heads = document.querySelector('attention-heads').shadowRoot;
+        for (const details of heads.querySelectorAll('.head-card:first-child details, details.heads-wo')) details.open = true;
         document.querySelector('.table-tools').open = true;
       });
       await openSome();

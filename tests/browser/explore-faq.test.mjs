@@ -155,7 +155,7 @@ describe('more than one head', { timeout: TEST_TIMEOUT }, () => {
       };
       // The weight matrices are drawn when their disclosure first opens.
       assert.equal(await page.locator('table[data-table="heads-1-wq"]').count(), 0);
-      await page.$$eval('.head-card details, [data-slot="heads-wo"] details', (all) => all.forEach((d) => { d.open = true; }));
+      await page.$$eval('.head-card details, details.heads-wo', (all) => all.forEach((d) => { d.open = true; }));
       await page.locator('table[data-table="heads-wo"]').waitFor();
       await page.locator('table[data-table="heads-4-k"]').waitFor();
       await matches('heads-x', layer.x, 3);

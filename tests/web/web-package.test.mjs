@@ -38,6 +38,7 @@ before(async () => {
     [ELEMENT_NAMES.maskGrid]: module.AttentionMaskGridElement,
     [ELEMENT_NAMES.arrows]: module.AttentionArrowsElement,
     [ELEMENT_NAMES.working]: module.AttentionWorkingElement,
+    [ELEMENT_NAMES.heads]: module.AttentionHeadsElement,
   };
   declarations = await read(packageDir, 'attention-explainer.d.ts');
   authors = Object.fromEntries(await Promise.all(AUTHOR_PAGES.map(async (name) => [name, await read(siteDir, name)])));
@@ -115,7 +116,9 @@ describe('attention-explainer.d.ts', () => {
       assert.match(tagMap, new RegExp(`'${name}': \\w+Element;`), name);
       for (const attribute of cls.observedAttributes) {
         if (attribute === 'id') continue;
-        assert.match(declarations, new RegExp(`\\n  (readonly )?${attribute}: `), `${name}: property ${attribute}`);
+        // A hyphenated attribute's property is camel-cased, as the DOM's are (d-model: dModel).
+        const property = attribute.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+        assert.match(declarations, new RegExp(`\\n  (readonly )?${property}: `), `${name}: property ${property}`);
       }
     }
     assert.match(declarations, /'attention-change': AttentionChangeEvent;/);

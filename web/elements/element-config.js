@@ -39,6 +39,7 @@ export const ELEMENT_NAMES = Object.freeze({
   arrows: 'attention-arrows',
   working: 'attention-working',
   nextWord: 'attention-next-word',
+  heads: 'attention-heads',
 });
 
 /** A configuration problem: which attribute, and a sentence an author can act on. */

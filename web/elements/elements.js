@@ -8,6 +8,7 @@ import {
   AttentionArrowsElement, AttentionMaskGridElement, AttentionStepElement, AttentionWorkingElement,
 } from './element-pieces.js';
 import { AttentionNextWordElement } from './next-word-element.js';
+import { AttentionHeadsElement } from './heads-element.js';
 
 // Model owners first: when the pieces upgrade, the models they point at already have theirs.
 const DEFINITIONS = [
@@ -18,6 +19,7 @@ const DEFINITIONS = [
   [ELEMENT_NAMES.arrows, AttentionArrowsElement],
   [ELEMENT_NAMES.working, AttentionWorkingElement],
   [ELEMENT_NAMES.nextWord, AttentionNextWordElement],
+  [ELEMENT_NAMES.heads, AttentionHeadsElement],
 ];
 
 /**
@@ -32,6 +34,6 @@ export function defineAttentionElements(registry = globalThis.customElements) {
 }
 
 export {
-  AttentionArrowsElement, AttentionExplainerElement, AttentionMaskGridElement, AttentionModelElement,
-  AttentionNextWordElement, AttentionStepElement, AttentionWorkingElement,
+  AttentionArrowsElement, AttentionExplainerElement, AttentionHeadsElement, AttentionMaskGridElement,
+  AttentionModelElement, AttentionNextWordElement, AttentionStepElement, AttentionWorkingElement,
 };

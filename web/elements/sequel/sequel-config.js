@@ -1,12 +1,16 @@
 // How the sequel's elements read their attributes and turn them into the core's requests
 // (attention-api.js: groupedAttention, latentAttention, flashTiles, quantisedCache, kvBill), and
 // how an error of the core ("block_rows: must be a whole number from 1 to 4, got 5") is told to
-// an author in terms of the attribute they wrote ("block-rows attribute: …"). Pure functions:
+// an author in terms of the attribute they wrote ("block-rows attribute: …"; the reading and
+// rewording every such element shares is request-config.js's, re-exported here). Pure functions:
 // no DOM, no core, testable in Node. Ranges and consistency are the core's to check; this module
 // only reads text.
 
 import { ConfigError, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 import { LAYER_DEFAULTS } from '../../state/variant-names.js';
+import { parseWhole } from '../request-config.js';
+
+export { parseWhole, requestFrom, rewordCoreError } from '../request-config.js';
 
 /** The tag names attention-sequel-elements.js registers. */
 export const SEQUEL_ELEMENT_NAMES = Object.freeze({
@@ -35,13 +39,6 @@ export const DEFAULT_BILL_PARTS = Object.freeze(['compare']);
 function quote(text, limit = 24) {
   const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
   return JSON.stringify(shown);
-}
-
-/** A whole number attribute (the core checks its range and names it). */
-export function parseWhole(attribute, text) {
-  const trimmed = String(text).trim();
-  if (!/^\d{1,16}$/u.test(trimmed)) throw new ConfigError(attribute, `${quote(trimmed)} is not a whole number`);
-  return Number(trimmed);
 }
 
 /** A number attribute: decimals and exponents allowed ("0.5", "8.03e9"). */
@@ -84,12 +81,6 @@ export function parseWindow(attribute, value) {
 }
 const matrix = (attribute, value) => parseMatrix(attribute, value);
 const tokens = (attribute, value) => parseTokens(value);
-
-/**
- * @typedef {object} AttributeSpec
- * @property {string} key  the request's member
- * @property {(attribute: string, text: string) => unknown} parse
- */
 
 /** The toy layer's attributes, shared by every element that runs it. */
 const LAYER = {
@@ -160,22 +151,6 @@ export const TOY_ATTRIBUTES = Object.freeze({
 });
 
 /**
- * The request of the attributes that are set (`read(name)` gives an attribute's text or null).
- * Throws a ConfigError naming the first attribute that cannot be read.
- * @param {Record<string, AttributeSpec>} specs
- * @param {(name: string) => string | null} read
- */
-export function requestFrom(specs, read) {
-  const request = {};
-  for (const [attribute, spec] of Object.entries(specs)) {
-    const value = read(attribute);
-    if (value === null || value === undefined) continue;
-    request[spec.key] = spec.parse(attribute, value);
-  }
-  return request;
-}
-
-/**
  * The groupedAttention or latentAttention request of <attention-variant>: MHA runs with as many
  * K/V heads as query heads, MQA with one, GQA with n-kv-heads (the core's default: half);
  * n-kv-heads belongs to GQA and d-latent to MLA only.
@@ -198,27 +173,6 @@ export function variantRequest(variant, request) {
     case 'mla': return { method: 'latentAttention', request: latent === undefined ? layer : { ...layer, d_latent: latent } };
     default: throw new ConfigError('variant', `${quote(String(variant))} is not one of ${VARIANTS.join(', ')}`);
   }
-}
-
-/**
- * Rewords an error of the core, whose message starts with the request's path
- * ("block_rows: must be …", "x[1][2]: must be …"), as a problem of an attribute:
- * "block-rows attribute: must be …". A path the element did not set (the core's default was
- * used) or that no attribute names is kept as the core wrote it.
- * @param {string} message
- * @param {Record<string, AttributeSpec>} specs
- * @param {(attribute: string) => boolean} isSet
- */
-export function rewordCoreError(message, specs, isSet) {
-  const textOf = String(message);
-  const match = /^([a-z_]+)((?:\[\d+\])*): (.*)$/su.exec(textOf);
-  if (!match) return textOf;
-  const [, key, indices, detail] = match;
-  const attribute = Object.entries(specs).find(([, spec]) => spec.key === key)?.[0];
-  if (!attribute || !isSet(attribute)) return textOf;
-  const where = [...indices.matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]) + 1);
-  const place = where.length === 0 ? '' : where.length === 1 ? `, item ${where[0]}` : `, row ${where[0]}, column ${where[1]}`;
-  return `${attribute} attribute${place}: ${detail}`;
 }
 
 /**
