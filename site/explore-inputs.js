@@ -7,7 +7,8 @@
 import { parseNumberText } from '../web/elements/element-config.js';
 import { formatEditable } from '../web/views/step-views.js';
 import { formatFixed } from '../web/views/format.js';
-import { componentLabels, element, fillSlot } from '../web/views/page-slots.js';
+import { element, fillSlot } from '../web/views/page-slots.js';
+import { componentLabels } from '../web/views/step-tables.js';
 import { withCell } from '../web/state/page-state.js';
 import { renderMatrixTable } from '../web/views/render-tables.js';
 import { presentTable } from '../web/views/table-block.js';

@@ -5,10 +5,10 @@
 // each table on screen is patched in place (live-table.js), so focus and scrolling stay.
 
 import { DECIMALS, fixed } from './format.js';
-import { componentLabels, element } from './page-slots.js';
+import { element } from './page-slots.js';
 import { presentTable } from './table-block.js';
 import { tableView } from './live-table.js';
-import { describeWeight, weightsTable } from './step-tables.js';
+import { componentLabels, describeWeight, weightsTable } from './step-tables.js';
 
 // A matrix as a table spec, labelled like the walkthrough's tables.
 function matrixSpec(matrix, { name, caption, rowLabels, columnLabels, corner = 'token', decimals = DECIMALS.matrix }) {

@@ -71,8 +71,3 @@ export function element(doc, tag, className, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
-
-/** Column labels for the components of a vector: q0, q1, … */
-export function componentLabels(letter, count) {
-  return Array.from({ length: count }, (_, c) => `${letter}${c}`);
-}
