@@ -1,6 +1,9 @@
-// The benchmark itself, the same in Node and in a browser page: inputs, the float64 reference,
-// the correctness gate, the interleaved timing and the result document. The runners
-// (run-node.mjs, bench-page.mjs) only load the implementations and hand them in.
+// The benchmark itself, the same in Node and in a browser page: the sizes, every case checked
+// and then timed in interleaved rounds, the speed-ups and shares of the peak, and the result
+// document. The inputs, the float64 reference and the correctness gate are in
+// correctness-gate.mjs, the timing of a batch of calls in timing.mjs, the timing of a whole trace
+// in attention-trace-timing.mjs. The runners (run-node.mjs, bench-page.mjs) only load the
+// implementations and hand them in.
 //
 // An implementation ("contender") is
 //   { id, label, group: 'ours' | 'peer', sync: boolean,
@@ -9,6 +12,10 @@
 //                                          dispose() }>,
 //     heapBytes?() -> number }
 // where call() computes softmax(mask(q kᵀ / √d)) v for row-major Float32Arrays of length t·d.
+
+import { ERROR_BUDGET, checkOutput, makeInputs, referenceRows, rowsToCheck } from './correctness-gate.mjs';
+import { runTraceTiming } from './attention-trace-timing.mjs';
+import { describeError, median, now, sinkIsFinite, timeCalls } from './timing.mjs';
 
 export const RESULTS_SCHEMA = 'attention-by-hand/benchmark@1';
 
@@ -30,136 +37,12 @@ export const LARGEST_QUADRATIC_T = 8192;
 /** Peak probes (before and after the kernels) further apart than this fraction flag a busy machine. */
 export const PEAK_VARIATION_WARNING = 0.1;
 
-/** A relative error (max |out − ref| / max |ref| over the checked rows) above this fails. */
-export const ERROR_BUDGET = 1e-3;
-
 export function usefulFlops(t, d, mask) {
   return mask === 'causal' ? 2 * d * t * (t + 1) : 4 * t * t * d;
 }
 
 export function denseFlops(t, d) {
   return 4 * t * t * d;
-}
-
-export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-const now = () => performance.now();
-
-// --- inputs and the float64 reference ------------------------------------------------------
-
-/** mulberry32: a small seeded generator, so every run and every environment gets the same inputs. */
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** q, k, v with entries uniform in [−1, 1); q is scaled by 2 so the softmax is not flat. */
-export function makeInputs(t, d, seed = 1) {
-  const random = seededRandom(seed * 7919 + t * 31 + d);
-  const fill = (scale) => {
-    const values = new Float32Array(t * d);
-    for (let i = 0; i < values.length; i += 1) values[i] = scale * (2 * random() - 1);
-    return values;
-  };
-  return { q: fill(2), k: fill(1), v: fill(1) };
-}
-
-/** Every row up to T = 256; beyond, the first and last rows and an even spread between. */
-export function rowsToCheck(t, budget = 48) {
-  if (t <= 256) return Array.from({ length: t }, (_, i) => i);
-  const rows = new Set([0, 1, 2, 3, t - 4, t - 3, t - 2, t - 1]);
-  const spread = budget - rows.size;
-  for (let s = 0; s < spread; s += 1) rows.add(Math.floor(((s + 0.5) * t) / spread));
-  return [...rows].sort((a, b) => a - b);
-}
-
-/** Output rows in float64, straight from the definition (the inputs are read as float32). */
-export function referenceRows({ q, k, v }, t, d, mask, rows) {
-  const scale = 1 / Math.sqrt(d);
-  const weights = new Float64Array(t);
-  return rows.map((i) => {
-    const visible = mask === 'causal' ? i + 1 : t;
-    let max = -Infinity;
-    for (let j = 0; j < visible; j += 1) {
-      let dot = 0;
-      for (let c = 0; c < d; c += 1) dot += q[i * d + c] * k[j * d + c];
-      weights[j] = dot * scale;
-      if (weights[j] > max) max = weights[j];
-    }
-    let total = 0;
-    for (let j = 0; j < visible; j += 1) {
-      weights[j] = Math.exp(weights[j] - max);
-      total += weights[j];
-    }
-    const out = new Float64Array(d);
-    for (let j = 0; j < visible; j += 1) {
-      const w = weights[j] / total;
-      for (let c = 0; c < d; c += 1) out[c] += w * v[j * d + c];
-    }
-    return out;
-  });
-}
-
-/** Compares an output with the reference rows; every value of the output must be finite. */
-export function checkOutput(out, t, d, rows, reference) {
-  if (!(out instanceof Float32Array) && !(out instanceof Float64Array)) {
-    return { ok: false, problem: `returned ${Object.prototype.toString.call(out)}, not a Float32Array` };
-  }
-  if (out.length !== t * d) return { ok: false, problem: `returned ${out.length} values, expected ${t * d}` };
-  for (let i = 0; i < out.length; i += 1) {
-    if (!Number.isFinite(out[i])) {
-      return { ok: false, problem: `non-finite value ${out[i]} at row ${Math.floor(i / d)}, column ${i % d}` };
-    }
-  }
-  let maxError = 0;
-  let maxReference = 0;
-  rows.forEach((i, r) => {
-    for (let c = 0; c < d; c += 1) {
-      maxError = Math.max(maxError, Math.abs(out[i * d + c] - reference[r][c]));
-      maxReference = Math.max(maxReference, Math.abs(reference[r][c]));
-    }
-  });
-  const relativeError = maxError / Math.max(maxReference, Number.MIN_VALUE);
-  const ok = relativeError <= ERROR_BUDGET;
-  return {
-    ok,
-    max_abs_error: maxError,
-    relative_error: relativeError,
-    checked_rows: rows.length,
-    problem: ok ? undefined : `relative error ${relativeError.toExponential(2)} exceeds ${ERROR_BUDGET}`,
-  };
-}
-
-// --- timing --------------------------------------------------------------------------------
-
-let sink = 0;  // keeps every output observable
-
-async function timeCalls(contender, prepared, inputs, calls) {
-  const { q, k, v } = inputs;
-  const start = now();
-  if (contender.sync) {
-    for (let n = 0; n < calls; n += 1) sink += prepared.call(q, k, v)[0];
-  } else {
-    for (let n = 0; n < calls; n += 1) sink += (await prepared.call(q, k, v))[0];
-  }
-  return (now() - start) / calls;
-}
-
-/** The first line of an error, with source paths (of a peer's own build) cut to file:line. */
-function describeError(error) {
-  return String(error?.message ?? error).split('\n')[0]
-    .replace(/(?:\/[\w.+-]+)+\/([\w.+-]+:\d+)/g, '$1')
-    .slice(0, 300);
 }
 
 /**
@@ -263,99 +146,6 @@ function addRatios(results, peers, peakGflops) {
     if (peakGflops > 0) entry.peak_share = entry.useful_gflops / peakGflops;
   }
 }
-
-export const TRACE_ID = 'ours:trace';
-export const RUN_JSON_ID = 'ours:run-json';
-
-/**
- * Times a whole trace (every intermediate the page shows) for the article's inputs, next to one
- * call of each contender at the same size, two ways: `ours:trace` through a tracer (typed arrays:
- * q, k and v copied in on every call, every intermediate recomputed, views of the result handed
- * back) and `ours:run-json` through `attention.run()` (JSON both ways).
- * @param {{run: (input) => object, article: () => object, tracer?: (options) => object}} attention
- */
-async function runTraceTiming(attention, contenders, settings, log) {
-  const article = attention.article();
-  const cases = [
-    { what: 'article, "the cat"', input: article.two_words },
-    { what: '"the cat sat on"', input: article.four_words },
-  ];
-  const results = [];
-  for (const { what, input } of cases) {
-    const mask = input.mask ?? 'causal';
-    const t = input.q.length;
-    const d = input.q[0].length;
-    const inputs = {
-      q: Float32Array.from(input.q.flat()), k: Float32Array.from(input.k.flat()),
-      v: Float32Array.from(input.v.flat()),
-    };
-    const traceContender = {
-      id: TRACE_ID, sync: true,
-      // Timed: the whole trace as a page recomputing it would get it, inputs copied in on every
-      // call. Checked: its output rows.
-      prepare: async () => {
-        if (typeof attention.tracer !== 'function') throw new Error('this build of the JS API has no tracer()');
-        const tracer = attention.tracer({ t, d, mask });
-        return {
-          call: (q, k, v) => tracer.run({ q, k, v }).out,
-          dispose: () => tracer.dispose(),
-        };
-      },
-    };
-    const runJsonContender = {
-      id: RUN_JSON_ID, sync: true,
-      // Timed: the whole trace through JSON, nothing else. Checked: its output rows.
-      prepare: async () => ({
-        call: () => { sink += attention.run(input).token_count; return inputs.q; },
-        output: () => Float32Array.from(attention.run(input).out.flat()),
-      }),
-    };
-    const rows = rowsToCheck(t);
-    const reference = referenceRows(inputs, t, d, mask, rows);
-    const candidates = [traceContender, runJsonContender,
-      ...contenders.filter((c) => c.supports({ t, d, mask, trace: true }) === true)];
-    const timings = [];
-    for (const contender of candidates) {
-      const row = { what, t, d, mask, implementation: contender.id, status: 'ok' };
-      results.push(row);
-      try {
-        const prepared = await contender.prepare({ t, d, mask });
-        const out = prepared.output ? prepared.output() : await prepared.call(inputs.q, inputs.k, inputs.v);
-        const check = checkOutput(out, t, d, rows, reference);
-        if (!check.ok) throw new Error(`wrong output: ${check.problem}`);
-        let perCall = await timeCalls(contender, prepared, inputs, 10);
-        const warmupEnd = now() + settings.warmupMs;
-        while (now() < warmupEnd) perCall = await timeCalls(contender, prepared, inputs, 100);
-        const calls = Math.max(1, Math.round(settings.sampleMs / Math.max(perCall, 1e-4)));
-        timings.push({ row, contender, prepared, calls, samples: [] });
-      } catch (error) {
-        row.status = 'failed';
-        row.error = describeError(error);
-        log(`  trace timing ${contender.id} ${what}: FAILED ${row.error}`);
-      }
-    }
-    for (let round = 0; round < settings.reps; round += 1) {
-      for (let n = 0; n < timings.length; n += 1) {
-        const timing = timings[(n + round) % timings.length];
-        timing.samples.push(await timeCalls(timing.contender, timing.prepared, inputs, timing.calls));
-      }
-    }
-    for (const timing of timings) {
-      timing.row.us_per_call = median(timing.samples) * 1000;
-      await timing.prepared.dispose?.();
-    }
-    // Each row against each way of tracing: that row's time over the trace's (above 1 the trace
-    // is faster).
-    for (const [contender, key] of [[traceContender, 'trace_speedup'], [runJsonContender, 'run_json_speedup']]) {
-      const traceMs = timings.find((timing) => timing.contender === contender)?.samples;
-      if (!traceMs) continue;
-      const traceUs = median(traceMs) * 1000;
-      for (const timing of timings) timing.row[key] = timing.row.us_per_call / traceUs;
-    }
-  }
-  return results;
-}
-
 /**
  * Runs the whole benchmark and returns the result document (plain JSON data).
  * @param {object} options
@@ -449,6 +239,6 @@ export async function runBenchmark(options) {
     trace,
     notes,
     warnings,
-    sink_is_finite: Number.isFinite(sink),
+    sink_is_finite: sinkIsFinite(),
   };
 }

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { plainAttention } from '../../bench/peers/plain-js.mjs';
-import { checkOutput, makeInputs, referenceRows, rowsToCheck, usefulFlops } from '../../bench/suite.mjs';
+import { checkOutput, makeInputs, referenceRows, rowsToCheck } from '../../bench/correctness-gate.mjs';
+import { usefulFlops } from '../../bench/suite.mjs';
 import { markdownReport } from '../../bench/report.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
