@@ -12,15 +12,12 @@
 #include "attention/reference/trace.h"
 #include "explore_test_helpers.h"
 #include "reference_variants_f64.h"
+#include "sequel_test_helpers.h"
 
 namespace {
 
-std::vector<std::string> words(std::size_t count) {
-  const std::vector<std::string> sentence = {"the", "cat", "sat", "on", "the", "mat", "and", "slept"};
-  std::vector<std::string> tokens;
-  for (std::size_t t = 0; t < count; ++t) tokens.push_back(sentence[t % sentence.size()]);
-  return tokens;
-}
+using sequel_test::check_close;
+using sequel_test::words;
 
 // Columns [from, from + count) of a [rows][cols] row-major table.
 std::vector<double> columns(const std::vector<double>& m, std::size_t rows, std::size_t cols,
@@ -29,16 +26,6 @@ std::vector<double> columns(const std::vector<double>& m, std::size_t rows, std:
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = from; c < from + count; ++c) out.push_back(m[r * cols + c]);
   return out;
-}
-
-void check_close(const attn::Matrix& core, const std::vector<double>& ref, double budget,
-                 const std::string& what) {
-  REQUIRE(core.values.size() == ref.size());
-  for (std::size_t n = 0; n < ref.size(); ++n) {
-    INFO(what << " entry " << n / core.cols << "," << n % core.cols << ": core " << core.values[n]
-              << ", float64 " << ref[n]);
-    CHECK(std::fabs(core.values[n] - ref[n]) <= budget * (1.0 + std::fabs(ref[n])));
-  }
 }
 
 // The whole layer in double from the same tables, and the core's layer compared with it.
