@@ -11,7 +11,7 @@ import {
 import {
   ConfigError, ELEMENT_NAMES, STEPS, parseIndex, parseSteps, resolveIndex,
 } from './element-config.js';
-import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
+import { ModelFollower } from './model-follower.js';
 import {
   maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView,
 } from '../views/step-views.js';
@@ -21,40 +21,20 @@ import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
 import { makeCellsNavigable } from '../views/cell-navigation.js';
 import { DECIMALS } from '../views/format.js';
 
-/**
- * The element with this id in `node`'s root node, else in the root around that root's host,
- * and so on outwards. Never a global lookup: an element inside some component's shadow root
- * finds that component's elements first.
- * @param {Node} node
- * @param {string} id
- */
-export function findInRoots(node, id) {
-  let root = node.getRootNode();
-  for (;;) {
-    const found = typeof root.getElementById === 'function' ? root.getElementById(id) : null;
-    if (found) return found;
-    if (!root.host) return null;
-    root = root.host.getRootNode();
-  }
-}
-
-function outermostRoot(node) {
-  let root = node.getRootNode();
-  while (root.host) root = root.host.getRootNode();
-  return root;
-}
-
 /** What every piece shares: finding the model it shows, and drawing it when it changes. */
 export class AttentionPiece extends AttentionElementBase {
-  /** The element whose model this piece shows, or null. */
-  #source = null;
+  /** The model named by `model="id"` (see model-follower.js); it draws the piece on every update. */
+  #follower = new ModelFollower(this, () => {
+    if (this.isConnected) this.render();
+  });
+  /** Without `model`: the <attention-model> the piece sits in, or null. */
+  #enclosing = null;
   /** A model of the piece's own (the article's example) when it points at none. */
   #ownModel = null;
   #watched = null;
   #onUpdate = () => {
     if (this.isConnected) this.render();
   };
-  #waiting = null;
 
   constructor() {
     super();
@@ -72,7 +52,8 @@ export class AttentionPiece extends AttentionElementBase {
   }
 
   get shownModel() {
-    return this.#source?.attentionModel ?? this.#ownModel;
+    if (this.#follower.id !== null) return this.#follower.model;
+    return this.#enclosing?.attentionModel ?? this.#ownModel;
   }
 
   connectedCallback() {
@@ -81,7 +62,7 @@ export class AttentionPiece extends AttentionElementBase {
 
   disconnectedCallback() {
     this.#watch(null);
-    this.#stopWaiting();
+    this.#follower.stop();
   }
 
   attributeChangedCallback(name) {
@@ -92,6 +73,7 @@ export class AttentionPiece extends AttentionElementBase {
     }
   }
 
+  // Watches the model shown without `model` (the enclosing one or the piece's own).
   #watch(model) {
     if (this.#watched === model) return;
     this.#watched?.removeEventListener('update', this.#onUpdate);
@@ -99,35 +81,16 @@ export class AttentionPiece extends AttentionElementBase {
     model?.addEventListener('update', this.#onUpdate);
   }
 
-  #stopWaiting() {
-    this.#waiting?.();
-    this.#waiting = null;
-  }
-
   #resolve() {
-    this.#stopWaiting();
-    const id = this.getAttribute('model');
-    let source = null;
-    if (id === null) {
-      source = this.closest(ELEMENT_NAMES.model);
-      if (!source) {
-        this.#source = null;
-        this.#useOwnModel();
-        return;
-      }
+    this.#follower.resolve();
+    if (this.#follower.id !== null) {
+      this.#enclosing = null;
+      this.#watch(null);
     } else {
-      const found = findInRoots(this, id);
-      if (found?.attentionModel instanceof AttentionModel) {
-        source = found;
-      } else {
-        this.#source = null;
-        this.#watch(null);
-        this.#waitFor(id, found);
-        return;
-      }
+      this.#enclosing = this.closest(ELEMENT_NAMES.model);
+      if (this.#enclosing) this.#watch(this.#enclosing.attentionModel);
+      else this.#useOwnModel();
     }
-    this.#source = source;
-    this.#watch(source.attentionModel);
     this.render();
   }
 
@@ -139,50 +102,23 @@ export class AttentionPiece extends AttentionElementBase {
       }, (error) => this.showLoadFailure(error));
     }
     this.#watch(this.#ownModel);
-    this.render();
-  }
-
-  // model="id" names nothing (yet): wait for a model element to connect, and once the page has
-  // been parsed, say what is missing.
-  #waitFor(id, found) {
-    const doc = this.ownerDocument;
-    const root = outermostRoot(this);
-    const retry = () => {
-      const candidate = findInRoots(this, id);
-      if (candidate?.attentionModel instanceof AttentionModel) this.#resolve();
-    };
-    const complain = () => {
-      if (this.#source) return;
-      const detail = found
-        ? `the element with id "${id}" is a <${found.localName}>, not an <${ELEMENT_NAMES.model}> or <${ELEMENT_NAMES.explainer}>`
-        : `there is no <${ELEMENT_NAMES.model} id="${id}"> in this page`;
-      this.showProblem(problemOf(new ConfigError('model', detail)));
-    };
-    root.addEventListener(MODEL_CONNECTED_EVENT, retry);
-    let parsed = null;
-    if (doc.readyState === 'loading') {
-      parsed = () => complain();
-      doc.addEventListener('DOMContentLoaded', parsed, { once: true });
-      syncChildren(this.body, [computingNote(doc)]);
-    } else {
-      complain();
-    }
-    this.#waiting = () => {
-      root.removeEventListener(MODEL_CONNECTED_EVENT, retry);
-      if (parsed) doc.removeEventListener('DOMContentLoaded', parsed);
-    };
   }
 
   render() {
-    const model = this.shownModel;
-    if (!model) return;
     const doc = this.ownerDocument;
-    if (!model.connected) {
+    const { missing } = this.#follower;
+    if (missing) {
+      this.showProblem(problemOf(missing));
+      return;
+    }
+    const model = this.shownModel;
+    if (!model || !model.connected) {
       syncChildren(this.body, [computingNote(doc)]);
       return;
     }
     if (model.problem) {
-      const name = this.#source?.id ? `model "${this.#source.id}"` : 'model';
+      const id = this.#follower.id ?? this.#enclosing?.id;
+      const name = id ? `model "${id}"` : 'model';
       // The model element says it on the console itself.
       this.showProblem({ text: `the ${name} it shows has a problem: ${model.problem.text}` }, { warn: false });
       return;

@@ -1,12 +1,29 @@
-// How an element that computes on its own follows the tokens, mask and scale of a model element
-// named by its `model` attribute: the id is looked up in the element's own root and the roots
-// around it (findInRoots, as the pieces do), the model's updates are watched, and a model that
-// is not there yet is waited for; once the page has been parsed, its absence is a problem.
+// How an element follows the model element its `model` attribute names (the pieces, which show
+// its trace, and <attention-heads>, which takes its tokens, mask and scale): the id is looked up
+// in the element's own root and the roots around it, the model's updates are watched, and a
+// model that is not there yet is waited for; once the page has been parsed, its absence is a
+// problem.
 
 import { AttentionModel } from './attention-model.js';
 import { ConfigError, ELEMENT_NAMES } from './element-config.js';
 import { MODEL_CONNECTED_EVENT } from './element-explainer.js';
-import { findInRoots } from './element-pieces.js';
+
+/**
+ * The element with this id in `node`'s root node, else in the root around that root's host,
+ * and so on outwards. Never a global lookup: an element inside some component's shadow root
+ * finds that component's elements first.
+ * @param {Node} node
+ * @param {string} id
+ */
+export function findInRoots(node, id) {
+  let root = node.getRootNode();
+  for (;;) {
+    const found = typeof root.getElementById === 'function' ? root.getElementById(id) : null;
+    if (found) return found;
+    if (!root.host) return null;
+    root = root.host.getRootNode();
+  }
+}
 
 function outermostRoot(node) {
   let root = node.getRootNode();
