@@ -1,15 +1,14 @@
-// The walkthrough's steps 1 to 6 and the four-token grid, drawn from the core's traces. Called
-// again whenever the reader changes the example. No number is computed here that the core
-// owns: the page formats the trace. (The "row sum" columns are the core's weight_sums.)
+// The prose of the walkthrough's steps 1 to 6 and the four-token grid, drawn from the core's
+// traces. Called again whenever the reader changes the example. The steps' tables are
+// <attention-step model="walk"> elements in the page (they show the page's model); this writes
+// the numbers the prose quotes. No number is computed here that the core owns.
 
 import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
 import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from '../web/views/render-working.js';
-import { buildTable, presentTable, tableSlot } from '../web/views/table-block.js';
+import { buildTable, presentTable } from '../web/views/table-block.js';
 import {
-  describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
-  isMaskedScore, maskedCaption, mixTable, scaledCaption, shadeLegend, shiftNote, softmaxTable, tokenMatrixTable,
-  weightsTable,
+  describeSoftmax, describeWeight, isMaskedScore, shadeLegend, shiftNote, softmaxTable, weightsTable,
 } from '../web/views/step-tables.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -45,7 +44,7 @@ function showWorkings(doc, workings) {
   fillSlot(doc, 'dot-products', ...workings.map((working) => keepSignsWithNumbers(renderDotProduct(doc, working))));
 }
 
-function renderScores(doc, trace, slots) {
+function renderScores(doc, trace) {
   const last = trace.token_count - 1;
   // The last token against itself first, then against the tokens before it.
   const keyOrder = [last, ...Array.from({ length: last }, (_, n) => last - 1 - n)];
@@ -60,40 +59,23 @@ function renderScores(doc, trace, slots) {
   })));
   fillText(doc, 'score-self', formatFixed(trace.scores[last][last], DECIMALS.workedScore));
   fillText(doc, 'score-other', formatFixed(trace.scores[last][0], DECIMALS.workedScore));
-  slots.scores.show(tokenMatrixTable(trace, trace.scores, {
-    name: 'scores', caption: 'Step 1 \u00b7 scores: q \u00b7 k',
-  }));
 }
 
-function renderScale(doc, trace, slots) {
+function renderScale(doc, trace) {
   fillText(doc, 'scale-divisor', formatCompact(trace.scale_divisor, 3));
-  slots.scaled.show(tokenMatrixTable(trace, trace.scaled, {
-    name: 'scaled', caption: scaledCaption(trace, 'Step 2 \u00b7 scaled: '),
-  }));
 }
 
-function renderMask(doc, trace, slots) {
-  slots.masked.show(tokenMatrixTable(trace, trace.masked, {
-    name: 'masked', caption: maskedCaption(trace, 'Step 3 \u00b7 masked: '), masked: true,
-  }));
-}
-
-function renderSoftmax(doc, trace, slots) {
+function renderSoftmax(doc, trace) {
   const last = trace.token_count - 1;
-  slots.softmax.show(softmaxTable(trace, last));
   const note = doc.querySelector('[data-shift-note]');
   note.hidden = !trace.row_shifted[last];
   note.textContent = trace.row_shifted[last] ? shiftNote(trace, last) : '';
   fillText(doc, 'percent-self', formatPercent(trace.weights[last][last]));
   fillText(doc, 'percent-other', formatPercent(trace.weights[last][0]));
-  slots.weights.show(weightsTable(trace, {
-    name: 'weights', caption: 'Step 4 \u00b7 weights: softmax of every row',
-  }));
 }
 
-function renderMix(doc, trace, slots) {
+function renderMix(doc, trace) {
   const last = trace.token_count - 1;
-  slots.mix.show(mixTable(trace, last));
   fillText(doc, 'value-in', formatVector(trace.v[last], DECIMALS.vector));
   fillText(doc, 'value-out', formatVector(trace.out[last], DECIMALS.vector));
 }
@@ -110,19 +92,22 @@ function renderDemonstrationProse(doc) {
   fillText(doc, 'top-percent', formatPercent(scored.probabilities[top]));
 }
 
+// One more row's table of a step, as the step elements in the page show it.
+function stepElement(doc, step, row) {
+  const piece = doc.createElement('attention-step');
+  for (const [name, value] of Object.entries({ model: 'walk', step, row: String(row), 'light-dom': '', tools: '' })) {
+    piece.setAttribute(name, value);
+  }
+  return piece;
+}
+
 /**
  * Steps 1 to 6, drawn for the reader's current example whenever it changes.
  * @param {Document} doc
  */
 export function createSteps(doc) {
-  const slots = {
-    scores: tableSlot(doc, 'table-scores', { describe: describeScore }),
-    scaled: tableSlot(doc, 'table-scaled', { describe: describeScaled }),
-    masked: tableSlot(doc, 'table-masked', { describe: describeMasked }),
-    softmax: tableSlot(doc, 'table-softmax', { describe: describeSoftmax }),
-    weights: tableSlot(doc, 'table-weights', { describe: describeWeight }),
-    mix: tableSlot(doc, 'table-mix', { describe: describeMix }),
-  };
+  // The slots of the step elements: computing until the first trace reaches them.
+  const stepSlots = [...doc.querySelectorAll('[data-slot]:has(> attention-step)')];
   return {
     /**
      * Draws the softmax and mix tables of the rows other than the last token's that pencil mode
@@ -135,22 +120,21 @@ export function createSteps(doc) {
       const others = rows.filter((row) => row !== trace.token_count - 1);
       const softmax = [];
       for (const row of others) {
-        softmax.push(presentTable(doc, buildTable(doc, softmaxTable(trace, row)), { describe: describeSoftmax }));
+        softmax.push(stepElement(doc, 'softmax', row));
         if (trace.row_shifted[row]) softmax.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
       }
       fillSlot(doc, 'practice-softmax-rows', ...softmax);
-      fillSlot(doc, 'practice-mix-rows',
-        ...others.map((row) => presentTable(doc, buildTable(doc, mixTable(trace, row)), { describe: describeMix })));
+      fillSlot(doc, 'practice-mix-rows', ...others.map((row) => stepElement(doc, 'mix', row)));
     },
     /** @param {object} trace */
     render(trace) {
       renderProse(doc, trace);
-      renderScores(doc, trace, slots);
-      renderScale(doc, trace, slots);
-      renderMask(doc, trace, slots);
-      renderSoftmax(doc, trace, slots);
-      renderMix(doc, trace, slots);
+      renderScores(doc, trace);
+      renderScale(doc, trace);
+      renderSoftmax(doc, trace);
+      renderMix(doc, trace);
       renderDemonstrationProse(doc);
+      for (const place of stepSlots.splice(0)) place.removeAttribute('aria-busy');
     },
   };
 }

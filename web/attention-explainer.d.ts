@@ -457,6 +457,8 @@ interface AttentionPieceElement extends HTMLElement {
   model: string | null;
   /** The trace of the model shown. */
   readonly trace: AttentionTrace | null;
+  /** Attribute `light-dom`: draws into the page (styled by its CSS) instead of a shadow root. */
+  lightDom: boolean;
 }
 
 /** <attention-step step="…">: one step's table. */
@@ -470,6 +472,8 @@ export interface AttentionStepElement extends AttentionPieceElement {
   practice: string | null;
   /** Attribute `workings`: pointing at a computed cell shows under the table how it was worked out. */
   workings: boolean;
+  /** Attribute `tools`: the "Copy table" menu under a computed table, and arrow-key cells. */
+  tools: boolean;
 }
 
 /** <attention-mask-grid>: the weights grid with masked cells hatched. */

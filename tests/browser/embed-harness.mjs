@@ -161,11 +161,13 @@ export async function settlePage(page) {
  * @param {import('playwright-core').Page | import('playwright-core').Frame} target
  * @param {string} hostId
  * @param {string} name  the table's data-table
+ * @param {{light?: boolean}} [options]  light: the table is in the element's light children
+ *        (an element with `light-dom`) instead
  */
-export function readShadowTable(target, hostId, name) {
-  return target.evaluate(([id, tableName]) => {
+export function readShadowTable(target, hostId, name, { light = false } = {}) {
+  return target.evaluate(([id, tableName, inLight]) => {
     const host = document.getElementById(id);
-    const table = host?.shadowRoot?.querySelector(`table[data-table="${tableName}"]`);
+    const table = (inLight ? host : host?.shadowRoot)?.querySelector(`table[data-table="${tableName}"]`);
     if (!table) return null;
     const cellText = (cell) => cell.querySelector('input')?.value ?? cell.querySelector('.value')?.textContent ?? cell.textContent;
     const rows = (section) => Array.from(section?.rows ?? [], (row) => ({
@@ -179,7 +181,7 @@ export function readShadowTable(target, hostId, name) {
       rows: rows(table.tBodies[0]),
       footer: rows(table.tFoot),
     };
-  }, [hostId, name]);
+  }, [hostId, name, light]);
 }
 
 /** The visible message in an element's box, or null. */

@@ -3,7 +3,8 @@
 // said once on the console), loading the core, and the editing of Q/K/V cells.
 //
 // Components never look anything up in the global document: they render into their own
-// shadow root and find a shared model through their own root node (see element-pieces.js).
+// shadow root (or, with `light-dom`, into their own light children; see placeFrame) and find a
+// shared model through their own root node (see element-pieces.js).
 
 import { createAttention } from '../api/attention-api.js';
 import { ConfigError, parseNumberText } from './element-config.js';
@@ -94,8 +95,41 @@ export class AttentionElementBase extends ElementBase {
     this.#body.className = 'body';
     this.#frame.append(this.#message, this.#editMessage, this.#body);
     root.append(this.#frame);
+    // Events from light children pass through the slot that shows them, so these listeners
+    // hear the cells in either place.
     root.addEventListener('input', (event) => this.#onCellInput(event));
     root.addEventListener('change', (event) => this.#onCellChange(event));
+  }
+
+  /**
+   * Puts the element's frame where the `light-dom` attribute says. Without it (the default) the
+   * frame is in the shadow root, styled by the element's own stylesheet and out of reach of the
+   * page's CSS. With it the frame becomes the element's only light child, shown through a
+   * slot: the page's stylesheet styles it and the page's scripts reach its cells, which a page
+   * whose features span several elements needs (the walkthrough's practice mode writes blanks
+   * into every step's table). Children the author wrote inside the element are dropped in
+   * both cases (a shadow root without a slot does not show them either).
+   */
+  placeFrame() {
+    const light = this.hasAttribute('light-dom');
+    const root = this.shadowRoot;
+    if (light ? this.#frame.parentNode === this : this.#frame.parentNode === root) return;
+    if (light) {
+      root.replaceChildren(this.ownerDocument.createElement('slot'));
+      this.replaceChildren(this.#frame);
+    } else {
+      this.#frame.remove();
+      root.replaceChildren(this.#frame);
+    }
+  }
+
+  /** The focused element inside this element's frame, wherever the frame is; or null. */
+  get focusedElement() {
+    if (this.#frame.parentNode === this) {
+      const active = this.ownerDocument.activeElement;
+      return active && this.#frame.contains(active) ? active : null;
+    }
+    return this.shadowRoot.activeElement;
   }
 
   /** Where subclasses put what they show (inside the frame, under the messages). */

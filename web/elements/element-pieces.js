@@ -21,6 +21,9 @@ import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
 import { makeCellsNavigable } from '../views/cell-navigation.js';
 import { DECIMALS } from '../views/format.js';
 
+/** The attributes every piece observes: the model it shows, and where it draws (placeFrame). */
+export const PIECE_ATTRIBUTES = ['model', 'light-dom'];
+
 /** What every piece shares: finding the model it shows, and drawing it when it changes. */
 export class AttentionPiece extends AttentionElementBase {
   /** The model named by `model="id"` (see model-follower.js); it draws the piece on every update. */
@@ -38,7 +41,16 @@ export class AttentionPiece extends AttentionElementBase {
 
   constructor() {
     super();
-    this.upgradeProperties(['model']);
+    this.upgradeProperties(['model', 'lightDom']);
+  }
+
+  /** Whether the piece draws into the page instead of its shadow root (attribute `light-dom`). */
+  get lightDom() {
+    return this.hasAttribute('light-dom');
+  }
+
+  set lightDom(value) {
+    this.toggleAttribute('light-dom', Boolean(value));
   }
 
   /** The id of the model element this piece shows (the `model` attribute). */
@@ -57,6 +69,7 @@ export class AttentionPiece extends AttentionElementBase {
   }
 
   connectedCallback() {
+    this.placeFrame();
     this.#resolve();
   }
 
@@ -68,6 +81,8 @@ export class AttentionPiece extends AttentionElementBase {
   attributeChangedCallback(name) {
     if (name === 'model') {
       if (this.isConnected) this.#resolve();
+    } else if (name === 'light-dom') {
+      if (this.isConnected) this.placeFrame();
     } else {
       this.scheduleRender();
     }
@@ -176,7 +191,7 @@ function reflectBoolean(cls, name) {
 }
 
 export class AttentionStepElement extends AttentionPiece {
-  static observedAttributes = ['model', 'step', 'row', 'editable', 'practice', 'workings'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'step', 'row', 'editable', 'practice', 'workings', 'tools'];
 
   /** The view of the step shown, kept so that a new trace updates its cells in place. */
   #view = null;
@@ -186,14 +201,14 @@ export class AttentionStepElement extends AttentionPiece {
 
   constructor() {
     super();
-    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings']);
+    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings', 'tools']);
   }
 
   render() {
     super.render();
     const practice = this.getAttribute('practice');
     const trace = this.shownModel?.connected && !this.shownModel.problem ? this.shownModel.trace : null;
-    this.#practice?.lay(practice, this.body.hidden ? null : trace, this.shadowRoot, this.localName);
+    this.#practice?.lay(practice, this.body.hidden ? null : trace, this.body.getRootNode(), this.localName);
     if (trace && this.#workings && this.hasAttribute('workings')) this.#workings.pointing.refresh();
   }
 
@@ -219,10 +234,11 @@ export class AttentionStepElement extends AttentionPiece {
     const [step] = steps;
     const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
     const editable = this.hasAttribute('editable') && ['q', 'k', 'v'].includes(step);
-    if (this.#view?.step !== step) this.#view = { step, view: stepView(doc, step) };
+    const tools = this.hasAttribute('tools');
+    if (this.#view?.step !== step || this.#view.tools !== tools) this.#view = { step, tools, view: stepView(doc, step, { tools }) };
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
-    const section = this.#view.view.show(trace, { row, editable, notes: false, active: this.shadowRoot.activeElement });
+    const section = this.#view.view.show(trace, { row, editable, notes: false, active: this.focusedElement });
     if (!this.hasAttribute('workings') || editable) return [...(this.#practice?.barFor(practice) ?? []), section];
     // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
     // and the arrow keys move between its cells (its scrolling box is then no stop of its own).
@@ -236,12 +252,13 @@ export class AttentionStepElement extends AttentionPiece {
 }
 reflectString(AttentionStepElement, 'step');
 reflectBoolean(AttentionStepElement, 'workings');
+reflectBoolean(AttentionStepElement, 'tools');
 reflectString(AttentionStepElement, 'row');
 reflectBoolean(AttentionStepElement, 'editable');
 reflectString(AttentionStepElement, 'practice');
 
 export class AttentionMaskGridElement extends AttentionPiece {
-  static observedAttributes = ['model', 'editable'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'editable'];
 
   #controls = null;
   #grid = null;
@@ -279,7 +296,7 @@ export class AttentionMaskGridElement extends AttentionPiece {
 reflectBoolean(AttentionMaskGridElement, 'editable');
 
 export class AttentionArrowsElement extends AttentionPiece {
-  static observedAttributes = ['model', 'row'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'row'];
 
   constructor() {
     super();
@@ -300,7 +317,7 @@ export class AttentionArrowsElement extends AttentionPiece {
 reflectString(AttentionArrowsElement, 'row');
 
 export class AttentionWorkingElement extends AttentionPiece {
-  static observedAttributes = ['model', 'row', 'col', 'of'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'row', 'col', 'of'];
 
   constructor() {
     super();

@@ -38,8 +38,8 @@ const CSS = `
 .frame *, .frame *::before, .frame *::after { box-sizing: border-box; }
 
 p { margin: 0 0 0.6em; }
-.step { margin: 0 0 1.25em; }
-.step:last-child { margin-bottom: 0; }
+.step-view { margin: 0 0 1.25em; }
+.step-view:last-child { margin-bottom: 0; }
 .step-note { color: var(--muted); font-size: 0.9em; }
 
 .visually-hidden {

@@ -4,12 +4,12 @@
 // why there is nothing to score instead of drawing tables. A piece like the others: it shows the
 // model its `model` attribute names (see element-pieces.js), asking the model's own core.
 
-import { AttentionPiece, reflectString } from './element-pieces.js';
+import { AttentionPiece, PIECE_ATTRIBUTES, reflectString } from './element-pieces.js';
 import { element } from '../views/page-slots.js';
 import { SHIFTED_NOTE, nextWordView } from '../views/next-word-view.js';
 
 export class AttentionNextWordElement extends AttentionPiece {
-  static observedAttributes = ['model', 'row'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'row'];
 
   #view = null;
   #vocabulary = null;

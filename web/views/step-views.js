@@ -11,6 +11,7 @@ import { element } from './page-slots.js';
 import { renderScrollable } from './render-tables.js';
 import { renderDotProduct } from './render-working.js';
 import { tableView } from './live-table.js';
+import { presentTable } from './table-block.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
   isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaledCaption, shadeLegend, softmaxTable,
@@ -58,10 +59,12 @@ export function selectMask(select, mask) {
 export const formatEditable = (value) => formatCompact(value, 6);
 
 // Marks a table for ::part styling, names its cells and wraps it so that it scrolls inside its
-// own box.
-function presentPart(doc, table, describe) {
+// own box; with `tools`, as the page shows its tables: walked with the arrow keys and with the
+// "Copy table" menu under it (table-block.js).
+function presentPart(doc, table, describe, { tools = false } = {}) {
   table.setAttribute('part', 'table');
   table.caption?.setAttribute('part', 'caption');
+  if (tools) return presentTable(doc, table, { describe });
   labelCells(table, describe);
   return renderScrollable(doc, table, table.caption?.textContent ?? 'table');
 }
@@ -166,14 +169,17 @@ const TABLE_STEPS = {
 };
 
 /**
- * One step of the walkthrough as a <section part="step" data-step=…>, kept on screen and
- * brought up to each new trace: cells in place while the table keeps its shape, a new table
- * when it changes (other tokens, another head size).
+ * One step of the walkthrough as a <div class="step-view" part="step" data-step=…>, kept on
+ * screen and brought up to each new trace: cells in place while the table keeps its shape, a
+ * new table when it changes (other tokens, another head size). (A div, not a section: in a page
+ * the step element sits inside the article's own step sections.)
  * @param {Document} doc
  * @param {string} step  one of STEPS (element-config.js)
+ * @param {{tools?: boolean}} [options]  tools: a printed table as the page shows it, with the
+ *        arrow keys and the "Copy table" menu
  */
-export function stepView(doc, step) {
-  const section = element(doc, 'section', 'step');
+export function stepView(doc, step, { tools = false } = {}) {
+  const section = element(doc, 'div', 'step-view');
   section.setAttribute('part', 'step');
   section.dataset.step = step;
   const note = element(doc, 'p', 'step-note');
@@ -183,6 +189,7 @@ export function stepView(doc, step) {
   let inputShape = null;  // the shape of the text-field table on screen, if one is
   let legend = null;
   let arrows = null;
+  let shown = null;  // the table's box on screen
   return {
     element: section,
     /**
@@ -217,14 +224,18 @@ export function stepView(doc, step) {
         return section;
       }
       if (!view || inputs || inputShape !== null) {
-        view = tableView(doc, { describe: table.describe, present: (built) => [presentPart(doc, built, table.describe)] });
+        view = tableView(doc, {
+          describe: table.describe,
+          present: (built) => [presentPart(doc, built, table.describe, { tools: tools && !inputs })],
+        });
       }
       inputShape = inputs ? shape : null;
       const nodes = view.show(spec);
       if (nodes) {
         if (inputs) makeEditable(doc, view.table, trace, step);
-        section.querySelector(':scope > .table-scroll')?.remove();
-        section.insertBefore(nodes[0], legend);
+        shown?.remove();
+        [shown] = nodes;
+        section.insertBefore(shown, legend);
       }
       if (step === 'grid' && !legend) {
         legend = shadeLegend(doc);
