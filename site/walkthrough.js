@@ -7,7 +7,6 @@ import { createControls } from './explore-controls.js';
 import { createFaq, gridDownloads } from './explore-faq.js';
 import { createHeadDimStudy } from './explore-head-dim.js';
 import { createHeads, layerInputChanged } from './explore-heads.js';
-import { createInputTables } from './explore-inputs.js';
 import { createPractice } from './explore-practice.js';
 import { createPracticePrint } from './explore-print.js';
 import { ExploreSession } from './explore-session.js';
@@ -17,7 +16,8 @@ import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
-import { attentionInput, sameInput } from '../web/state/page-state.js';
+import { attentionInput, sameInput, withCell } from '../web/state/page-state.js';
+import { describeInputError } from '../web/elements/element-config.js';
 import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
 
 const page = document;
@@ -65,7 +65,6 @@ function startExplorer(attention) {
   const controls = createControls(page, session, { walkButton: stepper.walkButton });
   fillSlot(page, 'explore-controls', controls.element);
   fillSlot(page, 'explore-source', createSourceChoice(page, session).element);
-  const inputs = createInputTables(page, session);
   const steps = createSteps(page);
   const faq = createFaq(page, session);
   const heads = createHeads(page);
@@ -86,13 +85,18 @@ function startExplorer(attention) {
   // each accepted state through the core, and hands the model its trace.
   const model = page.getElementById('walk').attentionModel;
   if (!model.connected) model.connect(attention);
+  // A reader's edit in the Q, K and V steps is a change of the page's state: checked against
+  // the page's limits, recorded in the history and the link, and shown through the session.
+  model.editor = (matrix, row, col, value, { history }) => {
+    const problem = session.propose(withCell(session.state, matrix, row, col, value), { history, origin: 'cell' });
+    return problem === null ? null : describeInputError(problem);
+  };
   session.addEventListener('change', (event) => {
-    const { previous, history, origin } = event.detail;
+    const { previous, history } = event.detail;
     const { state, trace } = session;
     const redrawn = !previous || !sameInput(previous, state);
     if (redrawn) {
       model.show(attentionInput(state), trace);
-      inputs.render(trace, origin);
       steps.render(trace);
       faq.render(trace);
       working.refresh();

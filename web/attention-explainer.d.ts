@@ -405,6 +405,21 @@ export interface AttentionModel extends EventTarget {
   readonly problem: { attribute: string; path: string; detail: string; text: string; training?: boolean } | null;
   /** A reader's edit of one cell; returns the core's objection, or null when it was applied. */
   setCell(matrix: 'q' | 'k' | 'v', row: number, col: number, value: number): AttentionModel['problem'];
+  /**
+   * A reader's edit from an editable step: applied by `editor` when one is set, else by setCell.
+   * `history`: 'push' for the first change to a cell being typed in, 'replace' after it.
+   */
+  editCell(matrix: 'q' | 'k' | 'v', row: number, col: number, value: number,
+    options?: { history?: 'push' | 'replace' }): AttentionModel['problem'];
+  /**
+   * Who applies a reader's edit of a cell; null (the default): the model itself. A page that
+   * keeps the state itself sets a function that checks and records the edit, shows the result
+   * with show() and returns the objection or null.
+   */
+  editor: ((matrix: 'q' | 'k' | 'v', row: number, col: number, value: number,
+    options: { history: 'push' | 'replace' }) => AttentionModel['problem']) | null;
+  /** Shows an input the page has already run through the core, with the trace run() gave. */
+  show(input: AttentionInput, trace: AttentionTrace): void;
   setMask(mask: MaskKind): AttentionModel['problem'];
   reset(): void;
 }

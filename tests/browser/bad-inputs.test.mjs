@@ -282,14 +282,14 @@ describe('the walkthrough page\u2019s editable cells: every value entry of the t
       const before = await readTable(page, 'weights');
       const input = cell(matrix, row, col);
       await input.fill(text);
-      const message = page.locator(`#edit-message-${matrix}`);
+      const message = page.locator(`[data-slot="table-${matrix}"] .edit-message`);
       if (entry.outcome === 'valid') {
         await assertPageWeights(page, entry.input, entry.name);
         assert.equal(await input.getAttribute('aria-invalid'), null, `${entry.name}: the cell is not marked invalid`);
       } else {
         assert.equal(await message.isVisible(), true, `${entry.name}: a message`);
         const said = await message.textContent();
-        const name = `${matrix}${col} of ${CELL_BASE.tokens[row]}`;
+        const name = `${matrix}${col} of \u201c${CELL_BASE.tokens[row]}\u201d`;
         assert.ok(said.includes(name), `${entry.name}: "${said}" names the cell ${name}`);
         assert.equal(await input.getAttribute('aria-invalid'), 'true');
         assert.deepEqual(await readTable(page, 'weights'), before, `${entry.name}: the last good state stays`);

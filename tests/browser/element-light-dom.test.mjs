@@ -3,7 +3,7 @@
 // document.querySelector finds its cells (the walkthrough is composed of such steps); without
 // it the same step stays in its shadow root, out of reach of both. The numbers against a
 // float64 reference, `tools` (the Copy table menu and arrow-key cells), typing into an editable
-// light-dom step, and switching the attribute off and on again.
+// light-dom step (a refusal, Escape), and switching the attribute off and on again.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -95,7 +95,13 @@ describe('light-dom on a piece', { timeout: TEST_TIMEOUT }, () => {
       const box = document.querySelector('#light-q .edit-message');
       return box.hidden ? null : box.textContent;
     });
-    assert.match(message ?? '', /q0 of \u201csat\u201d: \u201cx\u201d is not a number/);
+    assert.match(message ?? '', /q0 of \u201csat\u201d: \u201cx\u201d is not a finite number, so it was not used\. The cell keeps 1 /);
+    assert.equal(await input.getAttribute('aria-describedby'), await page.locator('#light-q .edit-message').getAttribute('id'));
+    // Escape puts the good value back and ends the refusal, as on the walkthrough page.
+    await input.press('Escape');
+    assert.equal(await input.inputValue(), '1');
+    assert.equal(await input.getAttribute('aria-invalid'), null);
+    assert.equal(await page.locator('#light-q .edit-message').isHidden(), true);
   });
 
   it('moves the frame back into the shadow root when the attribute goes, and out again', async () => {

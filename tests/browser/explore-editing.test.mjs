@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, readExample, readInputs,
+  MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, editMessage, readExample, readInputs,
   readTable, seededPool, snapshotTables, startExploring,
 } from './explore-harness.mjs';
 
@@ -44,20 +44,20 @@ describe('editing a cell', { timeout: TEST_TIMEOUT }, () => {
     const cell = cellInput(page, 'q', 1, 2);
     const good = await cell.inputValue();
     for (const [typed, pattern] of [
-      ['abc', /q2 of cat: “abc” is not a finite number/],
-      ['1e400', /q2 of cat: “1e400” is not a finite number/],
+      ['abc', /q2 of “cat”: “abc” is not a finite number/],
+      ['1e400', /q2 of “cat”: “1e400” is not a finite number/],
       ['NaN', /is not a finite number/],
       ['', /An empty cell is not a finite number/],
-      ['1e16', /q2 of cat: is 1e16, outside the allowed range of ±1e15/],
-      ['1e30', /q2 of cat: is 1e30, outside the allowed range of ±1e15/],
+      ['1e16', /q2 of “cat”: is 1e16, outside the allowed range of ±1e15/],
+      ['1e30', /q2 of “cat”: is 1e30, outside the allowed range of ±1e15/],
     ]) {
       await cell.fill(typed);
-      const message = page.locator('#edit-message-q');
+      const message = editMessage(page, 'q');
       assert.equal(await message.isVisible(), true, `a message for "${typed}"`);
       assert.match(await message.textContent(), pattern);
       assert.match(await message.textContent(), new RegExp(`keeps ${good.replace('.', '\\.')}`));
       assert.equal(await cell.getAttribute('aria-invalid'), 'true');
-      assert.equal(await cell.getAttribute('aria-describedby'), 'edit-message-q');
+      assert.equal(await cell.getAttribute('aria-describedby'), await message.getAttribute('id'), 'the cell is described by the message');
       const now = await snapshotTables(page);
       // Everything but the cell being typed in is as it was.
       assert.deepEqual(now.map(([name, cells]) => [name, name === 'q' ? cells.filter((_, n) => n !== 6) : cells]),
@@ -66,7 +66,7 @@ describe('editing a cell', { timeout: TEST_TIMEOUT }, () => {
     await cell.press('Tab');  // leaving the cell puts the good value back
     assert.equal(await cell.inputValue(), good);
     assert.equal(await cell.getAttribute('aria-invalid'), null);
-    assert.match(await page.locator('#edit-message-q').textContent(), /back to/);
+    assert.match(await editMessage(page, 'q').textContent(), /back to/);
   });
 
   it('accepts a typed minus sign, a decimal comma and an exponent', async () => {
@@ -85,7 +85,7 @@ describe('editing a cell', { timeout: TEST_TIMEOUT }, () => {
 
   it('keeps weights finite for a huge value, and says so', async () => {
     await cellInput(page, 'q', 1, 0).fill('1e6');
-    const message = page.locator('#edit-message-q');
+    const message = editMessage(page, 'q');
     assert.equal(await message.isVisible(), true);
     assert.match(await message.textContent(), /Large numbers: .*cat.* Every weight is still finite .*row sums 1\.0000/);
     const weights = await readTable(page, 'weights');
@@ -242,10 +242,10 @@ describe('editing by keyboard alone', { timeout: TEST_TIMEOUT }, () => {
 
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type('x');
-      assert.equal(await page.locator('#edit-message-q').isVisible(), true);
+      assert.equal(await editMessage(page, 'q').isVisible(), true);
       await page.keyboard.press('Escape');
       assert.equal(await page.evaluate(() => document.activeElement.value), '0.5');
-      assert.equal(await page.locator('#edit-message-q').isVisible(), false);
+      assert.equal(await editMessage(page, 'q').isVisible(), false);
       // The table is one Tab stop: Tab leaves it for the next control.
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement.closest('table')?.dataset.table ?? null), null);

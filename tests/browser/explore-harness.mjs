@@ -143,6 +143,9 @@ export async function readExample(page) {
 }
 
 /** The input of cell [row][col] of q, k or v. */
+/** The message the Q, K or V step (`matrix`) shows about an edit of its cells. */
+export const editMessage = (page, matrix) => page.locator(`[data-slot="table-${matrix}"] .edit-message`);
+
 export const cellInput = (page, matrix, row, col) =>
   page.locator(`table[data-table="${matrix}"] input[data-row="${row}"][data-col="${col}"]`);
 

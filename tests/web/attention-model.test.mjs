@@ -205,6 +205,33 @@ describe('AttentionModel', () => {
     assert.deepEqual(model.input.q, article.q, 'reset() returns to the configured input');
   });
 
+  it('editCell() applies an edit itself, or hands it with its history to the editor a page set', () => {
+    const { model } = connected();
+    assert.equal(model.editCell('q', 1, 0, 2.5), null);
+    assert.equal(model.current('q')[1][0], 2.5, 'without an editor the model applies it');
+
+    const handed = [];
+    model.editor = (matrix, row, col, value, { history }) => {
+      handed.push([matrix, row, col, value, history]);
+      if (value > 100) return { attribute: 'q', path: `q[${row}][${col}]`, detail: 'is too large for this page', text: '' };
+      const input = model.input;
+      input[matrix][row][col] = value;
+      model.show(input, attention.run(input));
+      return null;
+    };
+    assert.equal(model.editCell('k', 0, 1, 0.75, { history: 'replace' }), null);
+    assert.equal(model.editCell('k', 0, 1, 0.5), null);
+    assert.match(model.editCell('v', 1, 2, 1000).detail, /too large for this page/);
+    assert.deepEqual(handed, [['k', 0, 1, 0.75, 'replace'], ['k', 0, 1, 0.5, 'push'], ['v', 1, 2, 1000, 'push']]);
+    const expected = referenceWeights(model.input);
+    assert.equal(model.input.k[0][1], 0.5);
+    model.trace.weights.forEach((row, i) => row.forEach((w, j) => assert.ok(Math.abs(w - expected[i][j]) <= 1e-6)));
+    model.editor = null;
+    assert.equal(model.editCell('q', 0, 0, 3), null);
+    assert.equal(handed.length, 3, 'null gives the edits back to the model');
+    assert.equal(model.current('q')[0][0], 3);
+  });
+
   it('refuses fields and matrices that do not exist', () => {
     const { model } = connected();
     assert.throws(() => model.configure('seed', 2), RangeError);

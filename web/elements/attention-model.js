@@ -32,6 +32,8 @@ export class AttentionModel extends EventTarget {
   #problem = null;
   #dirty = true;
   #scheduled = false;
+  /** Who applies a reader's edit of a cell, when not the model itself (see `editor`). */
+  #editor = null;
 
   /**
    * Hands the model the core's API (from createAttention()); the first trace is computed on
@@ -140,6 +142,33 @@ export class AttentionModel extends EventTarget {
     }
     candidate[matrix][row][col] = value;
     return this.#tryLive(candidate);
+  }
+
+  /**
+   * Who applies a reader's edit of a cell (editCell). By default (null) the model itself, with
+   * setCell. A page that keeps the state itself (a history, a link to share) sets a function
+   * `(matrix, row, col, value, {history}) => Problem | null` that checks and records the edit
+   * and shows the result with show(); the editable steps then edit the page's state.
+   * @type {((matrix: string, row: number, col: number, value: number,
+   *          options: {history: 'push' | 'replace'}) => Problem | null) | null}
+   */
+  get editor() {
+    return this.#editor;
+  }
+
+  set editor(apply) {
+    this.#editor = apply ?? null;
+  }
+
+  /**
+   * A reader's edit of one cell, from an editable step: applied by the editor if one is set,
+   * else by setCell. `history`: 'push' for the first change to a cell being typed in,
+   * 'replace' for the keystrokes after it (one edit, one history entry).
+   * @returns {Problem | null}
+   */
+  editCell(matrix, row, col, value, { history = 'push' } = {}) {
+    if (this.#editor) return this.#editor(matrix, row, col, value, { history });
+    return this.setCell(matrix, row, col, value);
   }
 
   /**

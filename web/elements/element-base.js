@@ -1,20 +1,21 @@
 // What every embeddable element shares: an open shadow root with the adopted stylesheet and a
 // `.frame` wrapper (see element-styles.js), a message box for configuration problems (also
-// said once on the console), loading the core, and the editing of Q/K/V cells.
+// said once on the console), loading the core, and the editing of Q/K/V cells (cell-editing.js).
 //
 // Components never look anything up in the global document: they render into their own
 // shadow root (or, with `light-dom`, into their own light children; see placeFrame) and find a
 // shared model through their own root node (see element-pieces.js).
 
 import { createAttention } from '../api/attention-api.js';
-import { ConfigError, parseNumberText } from './element-config.js';
+import { ConfigError } from './element-config.js';
 import { adoptStyles } from './element-styles.js';
-import { formatEditable } from '../views/step-views.js';
+import { listenForCellEdits } from './cell-editing.js';
 
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
 const attentionLoads = new Map();  // build -> promise of its API, one per page
+let editMessages = 0;  // for the ids of the edit messages cells are described by
 
 /**
  * The core's API, loaded once per page and build and shared by every element: the small
@@ -97,8 +98,11 @@ export class AttentionElementBase extends ElementBase {
     root.append(this.#frame);
     // Events from light children pass through the slot that shows them, so these listeners
     // hear the cells in either place.
-    root.addEventListener('input', (event) => this.#onCellInput(event));
-    root.addEventListener('change', (event) => this.#onCellChange(event));
+    listenForCellEdits(root, {
+      model: () => this.shownModel,
+      say: (text, options) => this.showEditMessage(text, options),
+      message: () => this.#editMessage,
+    });
   }
 
   /**
@@ -205,61 +209,31 @@ export class AttentionElementBase extends ElementBase {
     return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
   }
 
-  /** A note about a reader's edit, above the tables (null clears it). */
-  showEditMessage(text) {
-    this.#editMessage.hidden = text === null;
-    this.#editMessage.textContent = text ?? '';
+  /**
+   * A note about a reader's edit, above the tables (null clears it). `kind`: 'refused' (the
+   * default) or 'note' (said after an accepted edit); `input`: the cell it is about, which then
+   * names the message as its description.
+   * @param {string | null} text
+   * @param {{kind?: 'refused' | 'note', input?: HTMLInputElement}} [options]
+   */
+  showEditMessage(text, { kind = 'refused', input } = {}) {
+    const box = this.#editMessage;
+    box.hidden = text === null;
+    box.textContent = text ?? '';
+    box.dataset.kind = text === null ? '' : kind;
+    if (input) {
+      box.id ||= `attention-edit-message-${++editMessages}`;
+      input.setAttribute('aria-describedby', box.id);
+    }
+  }
+
+  /** Clears the edit message if it tells of a refused cell. */
+  clearRefusal() {
+    if (this.#editMessage.dataset.kind === 'refused') this.showEditMessage(null);
   }
 
   /** Says the core could not load, in this element's box. */
   showLoadFailure(error) {
     this.showProblem({ text: `The attention core could not be loaded: ${error?.message ?? error}` });
-  }
-
-  // Editing: an <input data-matrix data-row data-col> in an editable Q, K or V table.
-  #cellOf(event) {
-    const input = event.target;
-    if (!(input instanceof this.ownerDocument.defaultView.HTMLInputElement) || !input.dataset.matrix) return null;
-    return { input, matrix: input.dataset.matrix, row: Number(input.dataset.row), col: Number(input.dataset.col) };
-  }
-
-  #cellName({ matrix, row, col }) {
-    const token = this.shownModel?.trace?.tokens[row] ?? String(row);
-    return `${matrix}${col} of \u201c${token}\u201d`;
-  }
-
-  #onCellInput(event) {
-    const cell = this.#cellOf(event);
-    const model = this.shownModel;
-    if (!cell || !model) return;
-    const value = parseNumberText(cell.input.value);
-    if (value === null) {
-      cell.input.setAttribute('aria-invalid', 'true');
-      const typed = cell.input.value.length > 24 ? `${cell.input.value.slice(0, 24)}\u2026` : cell.input.value;
-      this.showEditMessage(`${this.#cellName(cell)}: \u201c${typed}\u201d is not a number; ` +
-        'the tables keep the last good value.');
-      return;
-    }
-    const problem = model.setCell(cell.matrix, cell.row, cell.col, value);
-    if (problem) {
-      cell.input.setAttribute('aria-invalid', 'true');
-      this.showEditMessage(`${this.#cellName(cell)}: ${problem.detail}; the tables keep the last good value.`);
-    } else {
-      cell.input.removeAttribute('aria-invalid');
-      this.showEditMessage(null);
-    }
-  }
-
-  // Leaving a cell writes its value the way the tables write numbers; leaving a refused cell
-  // puts the good value back, and the message says so rather than describing the typing.
-  #onCellChange(event) {
-    const cell = this.#cellOf(event);
-    const trace = this.shownModel?.trace;
-    if (!cell || !trace) return;
-    cell.input.value = formatEditable(trace[cell.matrix][cell.row][cell.col]);
-    if (cell.input.getAttribute('aria-invalid') !== 'true') return;
-    cell.input.removeAttribute('aria-invalid');
-    const refusal = this.#editMessage.textContent.replace(/; the tables keep the last good value\.$/u, '');
-    this.showEditMessage(`${refusal}; the cell is back to ${cell.input.value}.`);
   }
 }

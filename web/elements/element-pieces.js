@@ -238,7 +238,11 @@ export class AttentionStepElement extends AttentionPiece {
     if (this.#view?.step !== step || this.#view.tools !== tools) this.#view = { step, tools, view: stepView(doc, step, { tools }) };
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
-    const section = this.#view.view.show(trace, { row, editable, notes: false, active: this.focusedElement });
+    const active = this.focusedElement;
+    const section = this.#view.view.show(trace, { row, editable, notes: false, active });
+    // A change from elsewhere (another piece, a reset, the page) ends a refusal said about a
+    // cell the reader has left.
+    if (editable && !active?.matches('input[data-matrix]')) this.clearRefusal();
     if (!this.hasAttribute('workings') || editable) return [...(this.#practice?.barFor(practice) ?? []), section];
     // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
     // and the arrow keys move between its cells (its scrolling box is then no stop of its own).

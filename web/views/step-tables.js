@@ -211,3 +211,17 @@ export function describeSoftmax({ row, column, text, note, footer }, table) {
   const token = table.dataset.query;
   return footer ? `${row} of the ${token} row, ${column}: ${text}` : `${column} of ${token} on ${row}: ${text}${note}`;
 }
+
+/**
+ * What an edit's message adds when the reader's numbers are so large that a row's e^x would
+ * overflow (1e6, say): the weights are still finite, and the core's row sums show it. Null
+ * otherwise.
+ */
+export function largeNumbersNote(trace) {
+  const rows = trace.tokens.map((_, i) => i).filter((i) => trace.row_shifted[i]);
+  if (rows.length === 0) return null;
+  return `Large numbers: the scores of ${rows.map((i) => trace.tokens[i]).join(', ')} are too large ` +
+    'for e\u02e3 in a 32-bit float, so the core subtracted each such row\u2019s largest score first. ' +
+    'Every weight is still finite and each row still adds up to one (row sums ' +
+    `${rows.map((i) => formatFixed(trace.weight_sums[i], 4)).join(', ')}).`;
+}

@@ -94,7 +94,9 @@ function makeEditable(doc, table, trace, matrix) {
     const row = Number(cell.dataset.row);
     const col = Number(cell.dataset.col);
     const input = element(doc, 'input', 'cell-input');
-    Object.assign(input, { type: 'text', inputMode: 'decimal', spellcheck: false, autocomplete: 'off' });
+    // A plain text field: a phone's decimal keypad often has no minus sign, and half the
+    // article's numbers are negative.
+    Object.assign(input, { type: 'text', spellcheck: false, autocomplete: 'off' });
     input.size = 7;
     input.value = formatEditable(trace[matrix][row][col]);
     input.dataset.matrix = matrix;
@@ -226,13 +228,16 @@ export function stepView(doc, step, { tools = false } = {}) {
       if (!view || inputs || inputShape !== null) {
         view = tableView(doc, {
           describe: table.describe,
-          present: (built) => [presentPart(doc, built, table.describe, { tools: tools && !inputs })],
+          // The text fields go in first: the arrow keys of `tools` walk them.
+          present: (built) => {
+            if (inputs) makeEditable(doc, built, trace, step);
+            return [presentPart(doc, built, table.describe, { tools })];
+          },
         });
       }
       inputShape = inputs ? shape : null;
       const nodes = view.show(spec);
       if (nodes) {
-        if (inputs) makeEditable(doc, view.table, trace, step);
         shown?.remove();
         [shown] = nodes;
         section.insertBefore(shown, legend);
