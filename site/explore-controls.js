@@ -4,6 +4,7 @@
 // was and says why next to the control.
 
 import { element } from '../web/views/page-slots.js';
+import { variantRadios } from '../web/views/variant-radios.js';
 import {
   PAGE_LIMITS, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
   withStep, withTokenRemoved, withTokenRenamed, withValuesFromPool,
@@ -14,48 +15,6 @@ const choicesOf = (terms) => ({
   values: terms.map((term) => term.name),
   labels: Object.fromEntries(terms.map((term) => [term.name, term.label])),
 });
-
-let radioGroups = 0;  // gives every radio group on the page its own name
-
-/**
- * A group of radio buttons for one of the state's variants (the arrow keys move between them,
- * as in any radio group).
- * @param {Document} doc
- * @param {{legend: string, values: readonly string[], labels: Record<string, string>,
- *          choose: (value: string) => string | null, kind: string}} options
- *        choose: applies a value and returns a refusal to show, or null
- */
-export function variantRadios(doc, { legend, values, labels, choose, kind }) {
-  radioGroups += 1;
-  const name = `${kind}-choice-${radioGroups}`;
-  const fieldset = element(doc, 'fieldset', 'variant-choice');
-  fieldset.dataset.choice = kind;
-  fieldset.append(element(doc, 'legend', undefined, legend));
-  const message = element(doc, 'p', 'control-message');
-  message.setAttribute('aria-live', 'polite');
-  message.hidden = true;
-  for (const value of values) {
-    const label = element(doc, 'label', 'choice');
-    const radio = element(doc, 'input');
-    Object.assign(radio, { type: 'radio', name, value });
-    radio.addEventListener('change', () => {
-      if (!radio.checked) return;
-      const problem = choose(value);
-      message.textContent = problem ?? '';
-      message.hidden = !problem;
-    });
-    label.append(radio, ' ', element(doc, 'span', undefined, labels[value]));
-    fieldset.append(label);
-  }
-  fieldset.append(message);
-  return {
-    element: fieldset,
-    /** Checks the radio of `value`. */
-    sync(value) {
-      for (const radio of fieldset.querySelectorAll('input[type="radio"]')) radio.checked = radio.value === value;
-    },
-  };
-}
 
 /** The mask and scale choices, bound to the session. */
 export function maskRadios(doc, session, legend = 'Mask') {

@@ -7,7 +7,7 @@
 // Tokens outside the trained model's vocabulary are refused, with the vocabulary, and nothing
 // changes.
 
-import { variantRadios } from './explore-controls.js';
+import { variantRadios } from '../web/views/variant-radios.js';
 import { articleState } from '../web/state/page-state.js';
 import { element } from '../web/views/page-slots.js';
 

@@ -5,7 +5,6 @@
 
 import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
-import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from '../web/views/render-working.js';
 import { buildTable, presentTable } from '../web/views/table-block.js';
 import {
   describeSoftmax, describeWeight, isMaskedScore, shadeLegend, shiftNote, softmaxTable, weightsTable,
@@ -35,28 +34,20 @@ function renderProse(doc, trace) {
   showVariant(doc, 'tokens', trace.token_count === 1 ? 'one' : 'many');
 }
 
-// The worked dot products of the last row: the ones on screen rewritten in place when there are
-// as many of the same width, else built anew.
-function showWorkings(doc, workings) {
+// The worked dot products of the last row, as <attention-working> elements: the last token
+// against itself first, then against the tokens before it, nearest first (col -1, -2, …, so
+// that the elements on screen stay right when a token is added).
+function showWorkings(doc, trace) {
   const target = doc.querySelector('[data-slot="dot-products"]');
-  const shown = Array.from(target.querySelectorAll(':scope > .dot-product'));
-  if (shown.length === workings.length && shown.every((block, n) => updateDotProduct(block, workings[n], { keepSigns: true }))) return;
-  fillSlot(doc, 'dot-products', ...workings.map((working) => keepSignsWithNumbers(renderDotProduct(doc, working))));
+  const shown = target.querySelectorAll(':scope > attention-working');
+  if (shown.length === trace.token_count) return;
+  const pieces = Array.from({ length: trace.token_count }, (_, n) => shown[n] ?? pieceFor(doc, 'attention-working', { row: '-1', col: String(-1 - n) }));
+  fillSlot(doc, 'dot-products', ...pieces);
 }
 
 function renderScores(doc, trace) {
   const last = trace.token_count - 1;
-  // The last token against itself first, then against the tokens before it.
-  const keyOrder = [last, ...Array.from({ length: last }, (_, n) => last - 1 - n)];
-  showWorkings(doc, keyOrder.map((j) => ({
-    queryToken: trace.tokens[last],
-    keyToken: trace.tokens[j],
-    query: trace.q[last],
-    key: trace.k[j],
-    products: trace.score_terms[last][j],
-    score: trace.scores[last][j],
-    decimals: { factor: DECIMALS.factor, product: DECIMALS.product, score: DECIMALS.workedScore },
-  })));
+  showWorkings(doc, trace);
   fillText(doc, 'score-self', formatFixed(trace.scores[last][last], DECIMALS.workedScore));
   fillText(doc, 'score-other', formatFixed(trace.scores[last][0], DECIMALS.workedScore));
 }
@@ -92,13 +83,29 @@ function renderDemonstrationProse(doc) {
   fillText(doc, 'top-percent', formatPercent(scored.probabilities[top]));
 }
 
-// One more row's table of a step, as the step elements in the page show it.
-function stepElement(doc, step, row) {
-  const piece = doc.createElement('attention-step');
-  for (const [name, value] of Object.entries({ model: 'walk', step, row: String(row), 'light-dom': '', tools: '' })) {
-    piece.setAttribute(name, value);
+// A piece the page places itself (a worked dot product, a row pencil mode asks for), showing
+// the page's model in the page's own tree as the pieces written in the HTML do.
+function pieceFor(doc, name, attributes) {
+  const piece = doc.createElement(name);
+  for (const [attribute, value] of Object.entries({ model: 'walk', ...attributes, 'light-dom': '' })) {
+    piece.setAttribute(attribute, value);
   }
   return piece;
+}
+
+const stepElement = (doc, step, row) => pieceFor(doc, 'attention-step', { step, row: String(row), tools: '' });
+
+/**
+ * Takes out the pieces the page placed for a token the next example no longer has, before the
+ * model shows it (they would say that token is missing until the page placed new ones).
+ * @param {Document} doc
+ * @param {number} tokenCount  the next example's
+ */
+export function dropPlacedPieces(doc, tokenCount) {
+  for (const piece of doc.querySelectorAll('[data-slot] > attention-working, [data-slot] > attention-step[row]')) {
+    const indices = ['row', 'col'].map((name) => piece.getAttribute(name)).filter((text) => text !== null).map(Number);
+    if (indices.some((index) => (index < 0 ? -index > tokenCount : index >= tokenCount))) piece.remove();
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { createControls } from './explore-controls.js';
 import { createFaq, gridDownloads } from './explore-faq.js';
-import { createHeadDimStudy } from './explore-head-dim.js';
+import { followHeadDimStudy } from './explore-head-dim.js';
 import { createHeads, layerInputChanged } from './explore-heads.js';
 import { createPractice } from './explore-practice.js';
 import { createPracticePrint } from './explore-print.js';
@@ -18,7 +18,7 @@ import { createWorking } from './explore-working.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
 import { attentionInput, sameInput, withCell } from '../web/state/page-state.js';
 import { describeInputError } from '../web/elements/element-config.js';
-import { createSteps, renderArticleGrid } from './walkthrough-steps.js';
+import { createSteps, dropPlacedPieces, renderArticleGrid } from './walkthrough-steps.js';
 
 const page = document;
 
@@ -96,6 +96,7 @@ function startExplorer(attention) {
     const { state, trace } = session;
     const redrawn = !previous || !sameInput(previous, state);
     if (redrawn) {
+      dropPlacedPieces(page, trace.token_count);
       model.show(attentionInput(state), trace);
       steps.render(trace);
       faq.render(trace);
@@ -121,11 +122,12 @@ async function main() {
   }
   try {
     startExplorer(attention);
-    // The head_dim demonstration takes a moment; the walkthrough is on screen first.
+    const studyShown = followHeadDimStudy(page);
     await nextFrame();
     // When the walkthrough's own tables are on screen (bench/page-load.mjs reports it).
     performance.mark('walkthrough-rendered');
-    createHeadDimStudy(page, attention).start();
+    // The head_dim demonstration waits for that frame itself (it takes a moment).
+    await studyShown;
   } catch (error) {
     showProblem(`The numbers could not be computed: ${error?.message ?? error}`);
     return;

@@ -578,6 +578,28 @@ export interface AttentionHeadsElement extends HTMLElement {
   readonly layer: MultiHeadLayer | null;
 }
 
+/** The `attention-change` event of <attention-head-dim-study>: `detail.study` is what headDimStudy() returned. */
+export type AttentionHeadDimStudyChangeEvent = CustomEvent<{ study: Record<string, unknown> }>;
+
+/**
+ * <attention-head-dim-study>: why the scores are divided by √d_k, computed by headDimStudy()
+ * (the full build). Each attribute is a property; unset ones take the core's defaults.
+ */
+export interface AttentionHeadDimStudyElement extends HTMLElement {
+  /** Attribute `head-dims`: the head sizes studied. */
+  headDims: number[] | null;
+  tokens: number | null;
+  samples: number | null;
+  seed: number | null;
+  mask: MaskKind | string | null;
+  /** What the scaled side divides by: `sqrt_d` or `d`. */
+  scale: ScaleKind | string | null;
+  /** Attribute `controls`: the reader chooses the scaled side's divisor. */
+  controls: boolean;
+  /** The study shown, or null before the core has answered or while an attribute is wrong. */
+  readonly study: Record<string, unknown> | null;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attention-explainer': AttentionExplainerElement;
@@ -588,6 +610,7 @@ declare global {
     'attention-working': AttentionWorkingElement;
     'attention-next-word': AttentionNextWordElement;
     'attention-heads': AttentionHeadsElement;
+    'attention-head-dim-study': AttentionHeadDimStudyElement;
   }
   interface HTMLElementEventMap {
     'attention-change': AttentionChangeEvent;

@@ -98,13 +98,14 @@ export async function waitForElements(target) {
     await target.waitForFunction(() => {
       const elements = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-'));
       return elements.length > 0 && elements.every((el) => {
-        const root = el.shadowRoot;
-        if (!root) return false;
+        if (!el.shadowRoot) return false;
+        // The element's frame: in its shadow root, or its light child with `light-dom`.
+        const root = el.shadowRoot.querySelector('.frame') ? el.shadowRoot : el;
         const message = root.querySelector('.message:not(.edit-message)');
         // A status (the trained head still training, for tokens alone) is not the outcome yet.
         if (message && !message.hidden) return message.getAttribute('role') !== 'status';
-        // <attention-heads> shows a layer, the others a trace.
-        return (el.layer ?? el.trace) !== null && !root.querySelector('.computing');
+        // <attention-heads> shows a layer, <attention-head-dim-study> a study, the others a trace.
+        return (el.layer ?? el.study ?? el.trace) !== null && !root.querySelector('.computing');
       });
     }, undefined, { timeout: 30_000 });
   } catch (error) {

@@ -90,7 +90,7 @@ describe('the head_dim demonstration', { timeout: TEST_TIMEOUT }, () => {
     try {
       const { page } = opened;
       for (const scale of ['sqrt_d', 'd']) {
-        if (scale === 'd') await choose(page, '[data-slot="head-dim-controls"]', 'study-scale', 'd');
+        if (scale === 'd') await choose(page, '[data-slot="head-dim-study"]', 'study-scale', 'd');
         const study = await page.evaluate(async (s) => {
           const { createAttention } = await import('./web/attention-explainer.js');
           return (await createAttention()).headDimStudy({

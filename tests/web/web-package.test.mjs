@@ -41,6 +41,7 @@ before(async () => {
     [ELEMENT_NAMES.working]: module.AttentionWorkingElement,
     [ELEMENT_NAMES.heads]: module.AttentionHeadsElement,
     [ELEMENT_NAMES.nextWord]: module.AttentionNextWordElement,
+    [ELEMENT_NAMES.headDimStudy]: module.AttentionHeadDimStudyElement,
   };
   declarations = await read(packageDir, 'attention-explainer.d.ts');
   authors = Object.fromEntries(await Promise.all(AUTHOR_PAGES.map(async (name) => [name, await read(siteDir, name)])));

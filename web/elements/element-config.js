@@ -40,6 +40,7 @@ export const ELEMENT_NAMES = Object.freeze({
   working: 'attention-working',
   nextWord: 'attention-next-word',
   heads: 'attention-heads',
+  headDimStudy: 'attention-head-dim-study',
 });
 
 /** A configuration problem: which attribute, and a sentence an author can act on. */

@@ -13,7 +13,7 @@ import {
 } from './element-config.js';
 import { ModelFollower } from './model-follower.js';
 import {
-  maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView,
+  maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView, updateWorking,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
@@ -328,6 +328,9 @@ export class AttentionWorkingElement extends AttentionPiece {
     this.upgradeProperties(['row', 'col', 'of']);
   }
 
+  /** The working on screen, brought up to each new trace in place while it keeps its shape. */
+  #shown = null;
+
   renderPiece(doc, trace) {
     const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
     const col = this.indexAttribute('col', trace.token_count, row);
@@ -335,7 +338,10 @@ export class AttentionWorkingElement extends AttentionPiece {
     if (of !== 'score' && of !== 'weight') {
       throw new ConfigError('of', `must be "score" or "weight", got ${JSON.stringify(of.slice(0, 24))}`);
     }
-    return [renderWorking(doc, trace, { row, col, of })];
+    if (!this.#shown || this.#shown.of !== of || !updateWorking(this.#shown.block, trace, { row, col, of })) {
+      this.#shown = { of, block: renderWorking(doc, trace, { row, col, of }) };
+    }
+    return [this.#shown.block];
   }
 }
 reflectString(AttentionWorkingElement, 'row');

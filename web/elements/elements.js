@@ -9,6 +9,7 @@ import {
 } from './element-pieces.js';
 import { AttentionNextWordElement } from './next-word-element.js';
 import { AttentionHeadsElement } from './heads-element.js';
+import { AttentionHeadDimStudyElement } from './head-dim-study-element.js';
 
 // Model owners first: when the pieces upgrade, the models they point at already have theirs.
 const DEFINITIONS = [
@@ -20,6 +21,7 @@ const DEFINITIONS = [
   [ELEMENT_NAMES.working, AttentionWorkingElement],
   [ELEMENT_NAMES.nextWord, AttentionNextWordElement],
   [ELEMENT_NAMES.heads, AttentionHeadsElement],
+  [ELEMENT_NAMES.headDimStudy, AttentionHeadDimStudyElement],
 ];
 
 /**
@@ -34,6 +36,6 @@ export function defineAttentionElements(registry = globalThis.customElements) {
 }
 
 export {
-  AttentionArrowsElement, AttentionExplainerElement, AttentionHeadsElement, AttentionMaskGridElement,
+  AttentionArrowsElement, AttentionExplainerElement, AttentionHeadDimStudyElement, AttentionHeadsElement, AttentionMaskGridElement,
   AttentionModelElement, AttentionNextWordElement, AttentionStepElement, AttentionWorkingElement,
 };

@@ -9,7 +9,7 @@ import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
 import { labelCells } from './cell-navigation.js';
 import { element } from './page-slots.js';
 import { renderScrollable } from './render-tables.js';
-import { renderDotProduct } from './render-working.js';
+import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from './render-working.js';
 import { tableView } from './live-table.js';
 import { presentTable } from './table-block.js';
 import {
@@ -264,6 +264,29 @@ export function renderArrowsFigure(doc, trace, { row = null } = {}) {
   return figure;
 }
 
+// The dot product of query `row` with key `col`, as renderDotProduct writes it out.
+const dotProductOf = (trace, row, col) => ({
+  queryToken: trace.tokens[row],
+  keyToken: trace.tokens[col],
+  query: trace.q[row],
+  key: trace.k[col],
+  products: trace.score_terms[row][col],
+  score: trace.scores[row][col],
+  decimals: { factor: DECIMALS.factor, product: DECIMALS.product, score: DECIMALS.workedScore },
+});
+
+/**
+ * Brings a working renderWorking built up to date in place (a reader's edit changes its numbers,
+ * not its shape). False when it cannot: a weight's working, or another head size.
+ * @param {HTMLElement} block
+ * @param {object} trace
+ * @param {{row: number, col: number, of?: 'score' | 'weight'}} cell
+ */
+export function updateWorking(block, trace, { row, col, of = 'score' }) {
+  if (of !== 'score' || !block.classList.contains('dot-product')) return false;
+  return updateDotProduct(block, dotProductOf(trace, row, col), { keepSigns: true });
+}
+
 /**
  * The working of one cell. `score`: the dot product of query `row` with key `col`, factor by
  * factor. `weight`: that cell's e^x divided by its row's total.
@@ -275,15 +298,8 @@ export function renderWorking(doc, trace, { row, col, of = 'score' }) {
   const queryToken = trace.tokens[row];
   const keyToken = trace.tokens[col];
   if (of === 'score') {
-    const block = renderDotProduct(doc, {
-      queryToken,
-      keyToken,
-      query: trace.q[row],
-      key: trace.k[col],
-      products: trace.score_terms[row][col],
-      score: trace.scores[row][col],
-      decimals: { factor: DECIMALS.factor, product: DECIMALS.product, score: DECIMALS.workedScore },
-    });
+    // A sum of terms may wrap between terms, never between a sign and its number.
+    const block = keepSignsWithNumbers(renderDotProduct(doc, dotProductOf(trace, row, col)));
     block.setAttribute('part', 'working');
     return block;
   }

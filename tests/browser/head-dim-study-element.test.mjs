@@ -1,0 +1,84 @@
+// <attention-head-dim-study> on an author's page (fixtures/head-dim-study.html): the table is the
+// core's headDimStudy() for the element's attributes, its divisors and the expected spread
+// ratio against float64 (√d_k, d_k, √(to/from)), every entropy within ln(tokens); the reader's
+// choice of d_k sets `scale` and fires attention-change with the new study; a list that is not
+// whole numbers and a sample count over the core's limit are each named in the element's box.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  TEST_TIMEOUT, openHostPage, readMessage, readShadowTable, startBrowserAndHost, stopBrowserAndHost,
+  waitForElements,
+} from './embed-harness.mjs';
+
+const REQUEST = { head_dims: [4, 16, 64], samples: 32, seed: 3 };  // the #small element's attributes
+
+let browser;
+let server;
+let opened;
+let page;
+
+before(async () => {
+  ({ browser, server } = await startBrowserAndHost());
+  opened = await openHostPage(browser, server.fixture('head-dim-study.html'));
+  page = opened.page;
+  await waitForElements(page);
+});
+after(async () => {
+  await opened?.close();
+  await stopBrowserAndHost(browser, server);
+});
+
+// What the core answers for the request, asked directly, for the printed table to be read against.
+const coreStudy = (scale) => page.evaluate(async ([request, s]) => {
+  const { createAttention } = await import('../site/web/attention-explainer.js');
+  return (await createAttention()).headDimStudy({ ...request, scale: s });
+}, [REQUEST, scale]);
+
+const written = (value, decimals) => value.toFixed(decimals).replace('-', '\u2212');
+
+async function assertStudyShown(scale) {
+  const table = await readShadowTable(page, 'small', 'head-dim-study');
+  const study = await coreStudy(scale);
+  assert.deepEqual(table.rows.map((row) => row.label), ['4', '16', '64']);
+  const divisor = (d) => (scale === 'd' ? d : Math.sqrt(d));
+  table.rows.forEach((row, r) => {
+    const d = REQUEST.head_dims[r];
+    assert.ok(Math.abs(Number(row.cells[0]) - divisor(d)) <= 5e-4, `÷ at head_dim ${d}: ${row.cells[0]} against ${divisor(d)}`);
+    const point = study.points[r];
+    assert.deepEqual(row.cells.slice(1), [
+      point.raw_score_spread, point.scaled_score_spread, point.unscaled.mean_largest_weight, point.scaled.mean_largest_weight,
+      point.unscaled.mean_entropy, point.scaled.mean_entropy, point.unscaled.gradient_norm, point.scaled.gradient_norm,
+    ].map((value) => written(value, 3)), `head_dim ${d}`);
+    for (const entropy of [point.unscaled.mean_entropy, point.scaled.mean_entropy]) {
+      assert.ok(entropy >= 0 && entropy <= Math.log(8) + 1e-6, `an entropy of ${entropy} nats over 8 tokens`);
+    }
+  });
+  assert.ok(table.caption.endsWith(scale === 'd' ? '\u00f7 d\u2096' : '\u00f7 \u221ad\u2096'), table.caption);
+  const shown = await page.evaluate(() => document.getElementById('small').study);
+  assert.equal(shown.scale, scale);
+  assert.ok(Math.abs(shown.comparison.expected_raw_spread_ratio - Math.sqrt(64 / 4)) <= 1e-9,
+    `expected ratio ${shown.comparison.expected_raw_spread_ratio} against √(64 / 4)`);
+}
+
+describe('<attention-head-dim-study>', { timeout: TEST_TIMEOUT }, () => {
+  it('prints the core\u2019s study for its attributes, with √d_k as the divisor by default', async () => {
+    await assertStudyShown('sqrt_d');
+  });
+
+  it('lets the reader divide by d_k instead: scale is set and attention-change carries the new study', async () => {
+    const changed = page.evaluate(() => new Promise((resolve) => {
+      document.getElementById('small').addEventListener('attention-change', (event) => resolve(event.detail.study.scale), { once: true });
+    }));
+    await page.locator('#small fieldset[data-choice="study-scale"] input[value="d"]').check();
+    assert.equal(await changed, 'd');
+    assert.equal(await page.evaluate(() => document.getElementById('small').scale), 'd');
+    await assertStudyShown('d');
+  });
+
+  it('names a head-dims entry that is not a whole number, and a sample count over the core\u2019s limit', async () => {
+    assert.match(await readMessage(page, 'bad-list'), /head-dims attribute: "x" is not a whole number/);
+    assert.match(await readMessage(page, 'too-many'), /samples attribute: .*1024/);
+    assert.equal(await page.evaluate(() => document.getElementById('too-many').study), null);
+  });
+});
