@@ -19,9 +19,12 @@ import { describeTokenPair } from '../web/views/cell-navigation.js';
 const maskCaption = (vocabulary, trace) =>
   `Mask: ${vocabulary.masks.find((mask) => mask.name === trace.mask)?.label ?? trace.mask}`;
 
-/** The picture of a grid table as an SVG file, made from what the table shows. */
-export const gridDownloads = (doc, fileName) => (table) => downloadButtons(doc, {
-  fileName, what: 'weight grid', makeSvg: () => gridSvg(gridFromTable(table)),
+/**
+ * The picture of a grid table as an SVG file, made from what the table shows when the reader
+ * asks (`tableOf` finds it then: an element may have drawn it anew since).
+ */
+export const gridDownloads = (doc, fileName, tableOf) => downloadButtons(doc, {
+  fileName, what: 'weight grid', makeSvg: () => gridSvg(gridFromTable(tableOf())),
 });
 
 // "the, the first token, gives 0.4900 to cat and 0.1000 to sat": what masking with 0 let
@@ -46,7 +49,7 @@ export function createFaq(doc, session) {
   fillSlot(doc, 'faq-mask-controls', mask.element);
   const scaledSlot = tableSlot(doc, 'faq-scaled', { describe: describeTokenPair('scaled score', 'against') });
   const weightsSlot = tableSlot(doc, 'faq-weights', { describe: describeWeight });
-  const gridSlot = tableSlot(doc, 'faq-grid', { describe: describeWeight, after: (table) => [gridDownloads(doc, 'attention-grid')(table)] });
+  const gridSlot = tableSlot(doc, 'faq-grid', { describe: describeWeight, after: (table) => [gridDownloads(doc, 'attention-grid', () => table)] });
   let arrows = null;  // the arrows view on screen: {svg, caption}
   let legendZeroed = null;  // whether the legend on screen explains cells hidden with 0
 

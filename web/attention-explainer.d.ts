@@ -474,6 +474,12 @@ export interface AttentionStepElement extends AttentionPieceElement {
   workings: boolean;
   /** Attribute `tools`: the "Copy table" menu under a computed table, and arrow-key cells. */
   tools: boolean;
+  /** Attribute `caption`: the table's caption; `{tokens}` and `{token}` (the row's) are filled in. */
+  caption: string | null;
+  /** Attribute `table-name`: the table's `data-table` name instead of the step's. */
+  tableName: string | null;
+  /** Attribute `no-legend`: a `grid` without its key to the shades. */
+  noLegend: boolean;
 }
 
 /** <attention-mask-grid>: the weights grid with masked cells hatched. */

@@ -162,36 +162,56 @@ export class AttentionPiece extends AttentionElementBase {
   }
 }
 
-/** Makes attribute `name` a string property of `cls`'s elements. */
-export function reflectString(cls, name) {
+/** Makes attribute `attribute` a string property `name` of `cls`'s elements. */
+export function reflectString(cls, name, attribute = name) {
   Object.defineProperty(cls.prototype, name, {
     configurable: true,
     enumerable: true,
     get() {
-      return this.getAttribute(name);
+      return this.getAttribute(attribute);
     },
     set(value) {
-      if (value === null || value === undefined) this.removeAttribute(name);
-      else this.setAttribute(name, String(value));
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
     },
   });
 }
 
-function reflectBoolean(cls, name) {
+function reflectBoolean(cls, name, attribute = name) {
   Object.defineProperty(cls.prototype, name, {
     configurable: true,
     enumerable: true,
     get() {
-      return this.hasAttribute(name);
+      return this.hasAttribute(attribute);
     },
     set(value) {
-      this.toggleAttribute(name, Boolean(value));
+      this.toggleAttribute(attribute, Boolean(value));
     },
   });
+}
+
+// A table name a page's scripts and stylesheets can find in a selector: a letter, then
+// letters, digits, hyphens or underscores.
+const TABLE_NAME = /^[A-Za-z][\w-]*$/u;
+
+// An author's caption: a table with an empty one would have no name for screen readers.
+function captionAttribute(element) {
+  const caption = element.getAttribute('caption');
+  if (caption !== null && caption.trim() === '') throw new ConfigError('caption', 'is empty; leave it out to keep the step\u2019s own caption');
+  return caption;
+}
+
+function tableNameAttribute(element) {
+  const name = element.getAttribute('table-name');
+  if (name === null || TABLE_NAME.test(name)) return name;
+  throw new ConfigError('table-name',
+    `must be a letter followed by letters, digits, hyphens or underscores, got ${JSON.stringify(name.slice(0, 24))}`);
 }
 
 export class AttentionStepElement extends AttentionPiece {
-  static observedAttributes = [...PIECE_ATTRIBUTES, 'step', 'row', 'editable', 'practice', 'workings', 'tools'];
+  static observedAttributes = [
+    ...PIECE_ATTRIBUTES, 'step', 'row', 'editable', 'practice', 'workings', 'tools', 'table-name', 'caption', 'no-legend',
+  ];
 
   /** The view of the step shown, kept so that a new trace updates its cells in place. */
   #view = null;
@@ -201,7 +221,7 @@ export class AttentionStepElement extends AttentionPiece {
 
   constructor() {
     super();
-    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings', 'tools']);
+    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings', 'tools', 'tableName', 'caption', 'noLegend']);
   }
 
   render() {
@@ -238,7 +258,15 @@ export class AttentionStepElement extends AttentionPiece {
     if (this.#view?.step !== step || this.#view.tools !== tools) this.#view = { step, tools, view: stepView(doc, step, { tools }) };
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
-    const section = this.#view.view.show(trace, { row, editable, notes: false, active: this.focusedElement });
+    const section = this.#view.view.show(trace, {
+      row,
+      editable,
+      notes: false,
+      active: this.focusedElement,
+      tableName: tableNameAttribute(this),
+      caption: captionAttribute(this),
+      legend: !this.hasAttribute('no-legend'),
+    });
     if (!this.hasAttribute('workings') || editable) return [...(this.#practice?.barFor(practice) ?? []), section];
     // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
     // and the arrow keys move between its cells (its scrolling box is then no stop of its own).
@@ -253,6 +281,9 @@ export class AttentionStepElement extends AttentionPiece {
 reflectString(AttentionStepElement, 'step');
 reflectBoolean(AttentionStepElement, 'workings');
 reflectBoolean(AttentionStepElement, 'tools');
+reflectString(AttentionStepElement, 'tableName', 'table-name');
+reflectString(AttentionStepElement, 'caption');
+reflectBoolean(AttentionStepElement, 'noLegend', 'no-legend');
 reflectString(AttentionStepElement, 'row');
 reflectBoolean(AttentionStepElement, 'editable');
 reflectString(AttentionStepElement, 'practice');

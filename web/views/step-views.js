@@ -134,6 +134,13 @@ function stepNote(step, trace) {
   }
 }
 
+// A caption an author wrote for a step's table, with `{tokens}` replaced by the trace's tokens
+// (space-separated) and `{token}` by the token of the row worked out, so that it follows the
+// model's tokens as they change. One pass: a token that reads "{token}" stays as it is.
+function fillCaption(template, trace, row) {
+  return template.replace(/\{(tokens|token)\}/gu, (_, which) => (which === 'tokens' ? trace.tokens.join(' ') : trace.tokens[row] ?? ''));
+}
+
 const gridCaption = (trace) => `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
 
 // Each table step: its spec for a trace (and the row worked out), and how its cells are named.
@@ -194,11 +201,16 @@ export function stepView(doc, step, { tools = false } = {}) {
     element: section,
     /**
      * @param {object} trace
-     * @param {{row: number, editable?: boolean, notes?: boolean, active?: Element | null}} options
+     * @param {{row: number, editable?: boolean, notes?: boolean, active?: Element | null,
+     *          tableName?: string | null, caption?: string | null, legend?: boolean}} options
      *        row: the token whose softmax / mix is worked out; active: the focused element of the
-     *        view's root (an editable cell being typed in keeps its text)
+     *        view's root (an editable cell being typed in keeps its text); tableName, caption:
+     *        the table's data-table name and caption instead of the step's (the caption filled
+     *        in by fillCaption); legend: whether a grid shows its key to the shades
      */
-    show(trace, { row, editable = false, notes = true, active = null }) {
+    show(trace, {
+      row, editable = false, notes = true, active = null, tableName = null, caption = null, legend: withLegend = true,
+    }) {
       const text = notes ? stepNote(step, trace) : null;
       if (text) {
         if (note.textContent !== text) note.textContent = text;
@@ -215,6 +227,11 @@ export function stepView(doc, step, { tools = false } = {}) {
         return section;
       }
       const spec = table.spec(trace, row);
+      if (tableName !== null || caption !== null) {
+        spec.options = { ...spec.options };
+        if (tableName !== null) spec.options.name = tableName;
+        if (caption !== null) spec.options.caption = fillCaption(caption, trace, row);
+      }
       const inputs = editable && ['q', 'k', 'v'].includes(step);
       const shape = JSON.stringify([inputs, trace.tokens, trace.head_dim]);
       if (inputs && view && shape === inputShape) {
@@ -237,10 +254,13 @@ export function stepView(doc, step, { tools = false } = {}) {
         [shown] = nodes;
         section.insertBefore(shown, legend);
       }
-      if (step === 'grid' && !legend) {
+      if (step === 'grid' && withLegend && !legend) {
         legend = shadeLegend(doc);
         legend.setAttribute('part', 'legend');
         section.append(legend);
+      } else if (legend && !withLegend) {
+        legend.remove();
+        legend = null;
       }
       return section;
     },
