@@ -1,27 +1,21 @@
 // The FAQ's answers computed on the reader's example: the three ways to scale the scores, the
 // three masks (including masking with 0, which leaks weight onto later words), the weight grid
-// and the arrows view of whatever the example is now. The controls here and in the toolbar
-// change the same state, so the walkthrough above follows as well.
+// and the arrows view of whatever the example is now (elements showing the page's model). The
+// controls here and in the toolbar change the same state, so the walkthrough above follows.
 
 import { maskRadios, scaleRadios } from './explore-controls.js';
 import { downloadButtons } from '../web/views/table-tools.js';
-import { renderArrows, updateArrows } from '../web/views/arrows.js';
 import { DECIMALS, formatFixed } from '../web/views/format.js';
 import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
-import { tableSlot } from '../web/views/table-block.js';
-import {
-  describeWeight, hasZeroedCells, isZeroedByMask, scaledCaption, shadeLegend, tokenMatrixTable, weightsTable,
-} from '../web/views/step-tables.js';
-import { describeTokenPair } from '../web/views/cell-navigation.js';
+import { hasZeroedCells, isZeroedByMask, shadeLegend } from '../web/views/step-tables.js';
 
-// "Mask: causal (−∞)": the core's label of the trace's mask (attention.vocabulary()).
-const maskCaption = (vocabulary, trace) =>
-  `Mask: ${vocabulary.masks.find((mask) => mask.name === trace.mask)?.label ?? trace.mask}`;
-
-/** The picture of a grid table as an SVG file, made from what the table shows. */
-export const gridDownloads = (doc, fileName) => (table) => downloadButtons(doc, {
-  fileName, what: 'weight grid', makeSvg: () => gridSvg(gridFromTable(table)),
+/**
+ * The picture of a grid table as an SVG file, made from what the table shows when the reader
+ * asks (`tableOf` finds it then: an element may have drawn it anew since).
+ */
+export const gridDownloads = (doc, fileName, tableOf) => downloadButtons(doc, {
+  fileName, what: 'weight grid', makeSvg: () => gridSvg(gridFromTable(tableOf())),
 });
 
 // "the, the first token, gives 0.4900 to cat and 0.1000 to sat": what masking with 0 let
@@ -44,10 +38,17 @@ export function createFaq(doc, session) {
   const mask = maskRadios(doc, session, 'Mask');
   fillSlot(doc, 'faq-scale-controls', scale.element);
   fillSlot(doc, 'faq-mask-controls', mask.element);
-  const scaledSlot = tableSlot(doc, 'faq-scaled', { describe: describeTokenPair('scaled score', 'against') });
-  const weightsSlot = tableSlot(doc, 'faq-weights', { describe: describeWeight });
-  const gridSlot = tableSlot(doc, 'faq-grid', { describe: describeWeight, after: (table) => [gridDownloads(doc, 'attention-grid')(table)] });
-  let arrows = null;  // the arrows view on screen: {svg, caption}
+  // The labs' tables and arrows are elements showing the page's model (index.html); the page
+  // adds the pictures' downloads under them, made from what they show when the reader asks.
+  const grid = doc.getElementById('live-grid');
+  grid.after(gridDownloads(doc, 'attention-grid', () => grid.querySelector('table[data-table]')));
+  const arrows = doc.getElementById('live-arrows');
+  arrows.after(downloadButtons(doc, {
+    fileName: 'attention-arrows',
+    what: 'arrows view',
+    makeSvg: () => standaloneArrowsSvg(arrows.querySelector('svg'), arrows.querySelector('figcaption')?.textContent ?? ''),
+  }));
+  const labSlots = ['faq-scaled', 'faq-weights', 'faq-grid', 'faq-arrows'].map((name) => doc.querySelector(`[data-slot="${name}"]`));
   let legendZeroed = null;  // whether the legend on screen explains cells hidden with 0
 
   function gridLegend(zeroed) {
@@ -62,45 +63,12 @@ export function createFaq(doc, session) {
     return legend;
   }
 
-  // Redraws the arrows view; when the same arrows are drawn again only their shapes change.
-  function showArrows(trace) {
-    const options = { row: null, weightDecimals: DECIMALS.softmax };
-    const caption = `Arrows view \u00b7 ${maskCaption(session.vocabulary, trace)}: each token\u2019s arrows to the tokens it ` +
-      'can see, thicker for a larger weight; arrows above the line go back, below it forward.';
-    if (arrows && arrows.caption === caption && doc.contains(arrows.svg) && updateArrows(arrows.svg, trace, options)) return;
-    const svg = renderArrows(doc, trace, options);
-    const figure = element(doc, 'figure', 'arrows-figure');
-    const scroller = element(doc, 'div', 'table-scroll');
-    scroller.setAttribute('role', 'region');
-    scroller.setAttribute('tabindex', '0');
-    scroller.setAttribute('aria-label', 'arrows view');
-    scroller.append(svg);
-    figure.append(scroller, element(doc, 'figcaption', undefined, caption));
-    figure.append(downloadButtons(doc, {
-      fileName: 'attention-arrows', what: 'arrows view', makeSvg: () => standaloneArrowsSvg(svg, caption),
-    }));
-    fillSlot(doc, 'faq-arrows', figure);
-    arrows = { svg, caption };
-  }
-
   return {
-    /** Draws the FAQ's live tables and pictures for the current trace. */
+    /** Brings the FAQ's controls, the grid's key and the leak sentence up to the current trace. */
     render(trace) {
       scale.sync(trace.scale);
       mask.sync(trace.mask);
-      scaledSlot.show(tokenMatrixTable(trace, trace.scaled, {
-        name: 'faq-scaled', caption: scaledCaption(trace, 'Your example, scaled: '),
-      }));
-      weightsSlot.show(weightsTable(trace, {
-        name: 'faq-weights', caption: 'Your example, the weights that follow',
-      }));
-
-      gridSlot.show(weightsTable(trace, {
-        name: 'live-grid',
-        caption: `${maskCaption(session.vocabulary, trace)} \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`,
-        className: 'grid',
-        shade: true,
-      }));
+      for (const place of labSlots.splice(0)) place.removeAttribute('aria-busy');
       // The legend changes only with whether some cell was hidden with 0.
       const zeroed = hasZeroedCells(trace);
       if (zeroed !== legendZeroed) {
@@ -108,8 +76,6 @@ export function createFaq(doc, session) {
         fillSlot(doc, 'faq-grid-legend', gridLegend(zeroed));
       }
       fillText(doc, 'leak', leakSentence(trace));
-
-      showArrows(trace);
     },
   };
 }

@@ -9,12 +9,15 @@ import { showWorkingsOnPoint, workingPanel } from '../web/views/cell-pointing.js
 // and the article's four-token grid.
 const HOSTS = 'section.step:not(.demonstration), .faq-lab, section[aria-labelledby="grid-heading"]';
 
+// A cell drawn by an element shows that element's model (the article's four-token example is a
+// model of its own); every other cell shows the reader's example.
+const PIECES = 'attention-step, attention-mask-grid';
+
 /**
  * @param {Document} doc
  * @param {import('./explore-session.js').ExploreSession} session
- * @param {object} articleTrace  the trace of the article's four-token example (its grid and rows)
  */
-export function createWorking(doc, session, articleTrace) {
+export function createWorking(doc, session) {
   function panelOf(host) {
     let panel = host.querySelector(':scope > .cell-working');
     if (!panel) {
@@ -26,8 +29,10 @@ export function createWorking(doc, session, articleTrace) {
   // Each host says from the start that its cells can be asked how they were worked out.
   for (const host of doc.querySelectorAll(HOSTS)) panelOf(host);
   return showWorkingsOnPoint(doc.querySelector('main'), {
-    trace: () => session.trace,
-    articleTrace,
+    trace: (td) => {
+      const piece = td.closest(PIECES);
+      return piece ? piece.trace : session.trace;
+    },
     panelFor: (td) => {
       const host = td.closest('.faq-lab, section');
       return host ? panelOf(host) : null;

@@ -4,11 +4,8 @@
 // the numbers the prose quotes. No number is computed here that the core owns.
 
 import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
-import { fillSlot, fillText, paragraph, showVariant } from '../web/views/page-slots.js';
-import { buildTable, presentTable } from '../web/views/table-block.js';
-import {
-  describeSoftmax, describeWeight, isMaskedScore, shadeLegend, shiftNote, softmaxTable, weightsTable,
-} from '../web/views/step-tables.js';
+import { fillSlot, fillText, paragraph, showVariant, slot } from '../web/views/page-slots.js';
+import { isMaskedScore, shadeLegend, shiftNote } from '../web/views/step-tables.js';
 
 // ---------------------------------------------------------------------------------------------
 // The example's prose and steps 1 to 5.
@@ -83,8 +80,9 @@ function renderDemonstrationProse(doc) {
   fillText(doc, 'top-percent', formatPercent(scored.probabilities[top]));
 }
 
-// A piece the page places itself (a worked dot product, a row pencil mode asks for), showing
-// the page's model in the page's own tree as the pieces written in the HTML do.
+// A piece the page places itself (a worked dot product, a row pencil mode asks for, a worked
+// row of the four-token example), showing the reader's example unless `attributes` name
+// another model, in the page's own tree as the pieces written in the HTML do.
 function pieceFor(doc, name, attributes) {
   const piece = doc.createElement(name);
   for (const [attribute, value] of Object.entries({ model: 'walk', ...attributes, 'light-dom': '' })) {
@@ -93,7 +91,7 @@ function pieceFor(doc, name, attributes) {
   return piece;
 }
 
-const stepElement = (doc, step, row) => pieceFor(doc, 'attention-step', { step, row: String(row), tools: '' });
+const stepElement = (doc, step, row, attributes = {}) => pieceFor(doc, 'attention-step', { step, row: String(row), tools: '', ...attributes });
 
 /**
  * Takes out the pieces the page placed for a token the next example no longer has, before the
@@ -102,7 +100,7 @@ const stepElement = (doc, step, row) => pieceFor(doc, 'attention-step', { step, 
  * @param {number} tokenCount  the next example's
  */
 export function dropPlacedPieces(doc, tokenCount) {
-  for (const piece of doc.querySelectorAll('[data-slot] > attention-working, [data-slot] > attention-step[row]')) {
+  for (const piece of doc.querySelectorAll('[data-slot] > attention-working[model="walk"], [data-slot] > attention-step[model="walk"][row]')) {
     const indices = ['row', 'col'].map((name) => piece.getAttribute(name)).filter((text) => text !== null).map(Number);
     if (indices.some((index) => (index < 0 ? -index > tokenCount : index >= tokenCount))) piece.remove();
   }
@@ -114,7 +112,7 @@ export function dropPlacedPieces(doc, tokenCount) {
  */
 export function createSteps(doc) {
   // The slots of the step elements: computing until the first trace reaches them.
-  const stepSlots = [...doc.querySelectorAll('[data-slot]:has(> attention-step)')];
+  const stepSlots = [...doc.querySelectorAll('[data-slot]:has(> attention-step[model="walk"])')];
   return {
     /**
      * Draws the softmax and mix tables of the rows other than the last token's that pencil mode
@@ -148,22 +146,24 @@ export function createSteps(doc) {
 
 // ---------------------------------------------------------------------------------------------
 // The four-token grid and its worked rows: the article's own second example, which stays put.
+// The grid and the rows' tables are <attention-step model="four-words"> elements; this writes
+// the prose around them, the grid's key to its shades and its downloads.
+
+// The caption of a worked row's table; the element fills in the tokens (step-views.js).
+const WORKED_ROW_CAPTION = 'Softmax of the {token} row in \u201c{tokens}\u201d: weight = e\u02e3 \u00f7 total';
 
 /**
  * @param {Document} doc
- * @param {object} trace  the trace of the article's four-token example
+ * @param {object} trace  the trace of the article's four-token example (its model's)
  * @param {number[]} workedRows
- * @param {(table: HTMLTableElement) => HTMLElement} withDownloads  adds the picture's downloads
+ * @param {(tableOf: () => HTMLTableElement | null) => HTMLElement} downloads  the grid picture's
+ *        downloads, made from the table the grid element shows when asked
  */
-export function renderArticleGrid(doc, trace, workedRows, withDownloads) {
+export function renderArticleGrid(doc, trace, workedRows, downloads) {
   fillText(doc, 'four-sentence', trace.tokens.join(' '));
-  const grid = buildTable(doc, weightsTable(trace, {
-    name: 'grid',
-    caption: `Causal mask \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`,
-    className: 'grid',
-    shade: true,
-  }));
-  fillSlot(doc, 'grid', presentTable(doc, grid, { describe: describeWeight }), withDownloads(grid));
+  const gridSlot = slot(doc, 'grid');
+  const grid = gridSlot.querySelector('attention-step');
+  gridSlot.append(downloads(() => grid.querySelector('table[data-table]')));
   fillSlot(doc, 'grid-legend', shadeLegend(doc));
 
   const [firstWorked] = workedRows;
@@ -175,13 +175,9 @@ export function renderArticleGrid(doc, trace, workedRows, withDownloads) {
 
   const worked = [];
   for (const row of workedRows) {
-    worked.push(presentTable(doc, buildTable(doc, softmaxTable(trace, row, {
-      name: `worked-row-${row}`,
-      caption: `Softmax of the ${trace.tokens[row]} row in \u201c${trace.tokens.join(' ')}\u201d: ` +
-        'weight = e\u02e3 \u00f7 total',
-    })), { describe: describeSoftmax }));
+    worked.push(stepElement(doc, 'softmax', row, { model: 'four-words', 'table-name': `worked-row-${row}`, caption: WORKED_ROW_CAPTION }));
     if (trace.row_shifted[row]) worked.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
   }
   fillSlot(doc, 'worked-rows', ...worked);
+  gridSlot.removeAttribute('aria-busy');
 }
-

@@ -32,8 +32,8 @@ function showProblem(message) {
   page.getElementById('load-status').hidden = true;
   page.getElementById('verify-status').hidden = true;
   page.documentElement.classList.add('results-unavailable');
-  // The page says why once; its model element would say the same again in a second alert.
-  page.getElementById('walk')?.remove();
+  // The page says why once; its model elements would say the same again in more alerts.
+  for (const id of ['walk', 'four-words']) page.getElementById(id)?.remove();
   for (const target of page.querySelectorAll('[data-slot]')) {
     target.replaceChildren(paragraph(page, 'not-computed', 'Not computed.'));
     target.removeAttribute('aria-busy');
@@ -68,11 +68,15 @@ function startExplorer(attention) {
   const steps = createSteps(page);
   const faq = createFaq(page, session);
   const heads = createHeads(page);
-  // The article's second example, which the reader's changes leave alone.
+  // The article's second example, which the reader's changes leave alone: a model of its own,
+  // shown once, that the grid and worked-row elements of its section show.
   const { article } = session;
-  const fourWords = attention.run(article.four_words);
-  renderArticleGrid(page, fourWords, article.four_words_worked_rows, gridDownloads(page, 'attention-grid-article'));
-  const working = createWorking(page, session, fourWords);
+  const fourWords = page.getElementById('four-words').attentionModel;
+  if (!fourWords.connected) fourWords.connect(attention);
+  fourWords.show(article.four_words, attention.run(article.four_words));
+  renderArticleGrid(page, fourWords.trace, article.four_words_worked_rows,
+    (tableOf) => gridDownloads(page, 'attention-grid-article', tableOf));
+  const working = createWorking(page, session);
   const verify = createVerify(page, session);
   const practice = createPractice(page, session, { showRows: (trace, rows) => steps.showPracticeRows(trace, rows) });
   fillSlot(page, 'explore-practice', practice.element);

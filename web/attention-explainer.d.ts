@@ -489,6 +489,12 @@ export interface AttentionStepElement extends AttentionPieceElement {
   workings: boolean;
   /** Attribute `tools`: the "Copy table" menu under a computed table, and arrow-key cells. */
   tools: boolean;
+  /** Attribute `caption`: the table's caption; `{tokens}`, `{token}` (the row's), `{mask}` and `{scale}` are filled in. */
+  caption: string | null;
+  /** Attribute `table-name`: the table's `data-table` name instead of the step's. */
+  tableName: string | null;
+  /** Attribute `no-legend`: a `grid` without its key to the shades. */
+  noLegend: boolean;
 }
 
 /** <attention-mask-grid>: the weights grid with masked cells hatched. */
@@ -501,6 +507,8 @@ export interface AttentionMaskGridElement extends AttentionPieceElement {
 export interface AttentionArrowsElement extends AttentionPieceElement {
   /** Attribute `row` (as text): only that token's arrows. */
   row: string | null;
+  /** Attribute `caption`: a caption under the figure, placeholders as on <attention-step>. */
+  caption: string | null;
 }
 
 /** <attention-working>: how one cell was computed. */

@@ -32,6 +32,8 @@ const CASES = [
   ['bad-row', 'row', /^row attribute: there is no token 7: the tokens are numbered 0 to 1$/],
   ['unknown-step', 'step', /^step attribute: unknown step "attention"/],
   ['missing-step', 'step', /^step attribute: is missing; name one of q, k, v/],
+  ['bad-table-name', 'table-name', /^table-name attribute: must be a letter followed by letters, digits, hyphens or underscores, got "my table"$/],
+  ['empty-caption', 'caption', /^caption attribute: is empty; leave it out to keep the step’s own caption$/],
   ['bad-col', 'col', /^col attribute: "first" is not a whole number/],
   ['bad-of', 'of', /^of attribute: must be "score" or "weight", got "everything"$/],
   ['missing-model', 'model', /^model attribute: there is no <attention-model id="nowhere"> in this page$/],

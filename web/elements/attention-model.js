@@ -28,6 +28,8 @@ export class AttentionModel extends EventTarget {
   #live = null;
   #trace = null;
   #maskChoices = [];
+  /** mask name -> the core's label of it, every mask the core knows. */
+  #maskLabels = new Map();
   /** @type {Problem | null} */
   #problem = null;
   #dirty = true;
@@ -45,7 +47,9 @@ export class AttentionModel extends EventTarget {
     this.#base = attention.article().two_words;
     // The masks a reader may pick, as the core names and labels them: those real models use
     // (the vocabulary's "kernels", hidden with −∞), not the FAQ's 0-filled mistake.
-    this.#maskChoices = attention.vocabulary().masks.filter((mask) => mask.kernels).map((mask) => [mask.name, mask.label]);
+    const { masks } = attention.vocabulary();
+    this.#maskChoices = masks.filter((mask) => mask.kernels).map((mask) => [mask.name, mask.label]);
+    this.#maskLabels = new Map(masks.map((mask) => [mask.name, mask.label]));
     this.#invalidate();
   }
 
@@ -60,6 +64,11 @@ export class AttentionModel extends EventTarget {
   /** [name, label] of each mask a reader may pick; empty before connect(). */
   get maskChoices() {
     return this.#maskChoices;
+  }
+
+  /** The core's label of mask `name` ("causal (−∞)"), or the name itself if the core has none. */
+  maskLabel(name) {
+    return this.#maskLabels.get(name) ?? name;
   }
 
   /** Whether the core is connected. */

@@ -13,7 +13,7 @@ import {
 } from './element-config.js';
 import { ModelFollower } from './model-follower.js';
 import {
-  maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView, updateWorking,
+  fillCaption, maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView, updateWorking,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
@@ -162,36 +162,56 @@ export class AttentionPiece extends AttentionElementBase {
   }
 }
 
-/** Makes attribute `name` a string property of `cls`'s elements. */
-export function reflectString(cls, name) {
+/** Makes attribute `attribute` a string property `name` of `cls`'s elements. */
+export function reflectString(cls, name, attribute = name) {
   Object.defineProperty(cls.prototype, name, {
     configurable: true,
     enumerable: true,
     get() {
-      return this.getAttribute(name);
+      return this.getAttribute(attribute);
     },
     set(value) {
-      if (value === null || value === undefined) this.removeAttribute(name);
-      else this.setAttribute(name, String(value));
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
     },
   });
 }
 
-function reflectBoolean(cls, name) {
+function reflectBoolean(cls, name, attribute = name) {
   Object.defineProperty(cls.prototype, name, {
     configurable: true,
     enumerable: true,
     get() {
-      return this.hasAttribute(name);
+      return this.hasAttribute(attribute);
     },
     set(value) {
-      this.toggleAttribute(name, Boolean(value));
+      this.toggleAttribute(attribute, Boolean(value));
     },
   });
+}
+
+// A table name a page's scripts and stylesheets can find in a selector: a letter, then
+// letters, digits, hyphens or underscores.
+const TABLE_NAME = /^[A-Za-z][\w-]*$/u;
+
+// An author's caption: a table with an empty one would have no name for screen readers.
+function captionAttribute(element, without = 'to keep the step\u2019s own caption') {
+  const caption = element.getAttribute('caption');
+  if (caption !== null && caption.trim() === '') throw new ConfigError('caption', `is empty; leave it out ${without}`);
+  return caption;
+}
+
+function tableNameAttribute(element) {
+  const name = element.getAttribute('table-name');
+  if (name === null || TABLE_NAME.test(name)) return name;
+  throw new ConfigError('table-name',
+    `must be a letter followed by letters, digits, hyphens or underscores, got ${JSON.stringify(name.slice(0, 24))}`);
 }
 
 export class AttentionStepElement extends AttentionPiece {
-  static observedAttributes = [...PIECE_ATTRIBUTES, 'step', 'row', 'editable', 'practice', 'workings', 'tools'];
+  static observedAttributes = [
+    ...PIECE_ATTRIBUTES, 'step', 'row', 'editable', 'practice', 'workings', 'tools', 'table-name', 'caption', 'no-legend',
+  ];
 
   /** The view of the step shown, kept so that a new trace updates its cells in place. */
   #view = null;
@@ -201,7 +221,7 @@ export class AttentionStepElement extends AttentionPiece {
 
   constructor() {
     super();
-    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings', 'tools']);
+    this.upgradeProperties(['step', 'row', 'editable', 'practice', 'workings', 'tools', 'tableName', 'caption', 'noLegend']);
   }
 
   render() {
@@ -239,7 +259,16 @@ export class AttentionStepElement extends AttentionPiece {
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
     const active = this.focusedElement;
-    const section = this.#view.view.show(trace, { row, editable, notes: false, active });
+    const section = this.#view.view.show(trace, {
+      row,
+      editable,
+      notes: false,
+      active,
+      tableName: tableNameAttribute(this),
+      caption: captionAttribute(this),
+      legend: !this.hasAttribute('no-legend'),
+      maskLabel: this.shownModel.maskLabel(trace.mask),
+    });
     // A change from elsewhere (another piece, a reset, the page) ends a refusal said about a
     // cell the reader has left.
     if (editable && !active?.matches('input[data-matrix]')) this.clearRefusal();
@@ -257,6 +286,9 @@ export class AttentionStepElement extends AttentionPiece {
 reflectString(AttentionStepElement, 'step');
 reflectBoolean(AttentionStepElement, 'workings');
 reflectBoolean(AttentionStepElement, 'tools');
+reflectString(AttentionStepElement, 'tableName', 'table-name');
+reflectString(AttentionStepElement, 'caption');
+reflectBoolean(AttentionStepElement, 'noLegend', 'no-legend');
 reflectString(AttentionStepElement, 'row');
 reflectBoolean(AttentionStepElement, 'editable');
 reflectString(AttentionStepElement, 'practice');
@@ -300,25 +332,39 @@ export class AttentionMaskGridElement extends AttentionPiece {
 reflectBoolean(AttentionMaskGridElement, 'editable');
 
 export class AttentionArrowsElement extends AttentionPiece {
-  static observedAttributes = [...PIECE_ATTRIBUTES, 'row'];
+  static observedAttributes = [...PIECE_ATTRIBUTES, 'row', 'caption'];
 
   constructor() {
     super();
-    this.upgradeProperties(['row']);
+    this.upgradeProperties(['row', 'caption']);
   }
 
   #figure = null;
 
   renderPiece(doc, trace) {
     const row = this.hasAttribute('row') ? this.indexAttribute('row', trace.token_count, null) : null;
+    const caption = captionAttribute(this, 'for a figure without a caption');
     const svg = this.#figure?.querySelector('svg');
     if (!svg || !updateArrows(svg, trace, { row, weightDecimals: DECIMALS.softmax })) {
       this.#figure = renderArrowsFigure(doc, trace, { row });
+    }
+    let figcaption = this.#figure.querySelector(':scope > figcaption');
+    if (caption === null) {
+      figcaption?.remove();
+    } else {
+      if (!figcaption) {
+        figcaption = doc.createElement('figcaption');
+        figcaption.setAttribute('part', 'caption');
+        this.#figure.append(figcaption);
+      }
+      const text = fillCaption(caption, trace, row ?? trace.token_count - 1, this.shownModel.maskLabel(trace.mask));
+      if (figcaption.textContent !== text) figcaption.textContent = text;
     }
     return [this.#figure];
   }
 }
 reflectString(AttentionArrowsElement, 'row');
+reflectString(AttentionArrowsElement, 'caption');
 
 export class AttentionWorkingElement extends AttentionPiece {
   static observedAttributes = [...PIECE_ATTRIBUTES, 'row', 'col', 'of'];

@@ -2,10 +2,11 @@
 // the core got that number (cell-workings.js) and highlights the cells it was computed from.
 // One behaviour for part one's page and for the elements: `container` is where cells are
 // pointed at (the page's <main>, or an element's body in its shadow root), and the caller says
-// where a cell's working goes and which trace it belongs to.
+// where a cell's working goes and which trace it belongs to (a page may show several: the
+// reader's example and the article's own four-token one).
 
 import { hideOpenAnswers } from './blank-echoes.js';
-import { WORKINGS, articleKind, cellOf } from './cell-workings.js';
+import { WORKINGS, cellOf } from './cell-workings.js';
 import { element } from './page-slots.js';
 
 /** What a working panel says before a cell is chosen. */
@@ -22,13 +23,12 @@ export function workingPanel(doc) {
 
 /**
  * @param {Element} container  where cells are pointed at; its cells are highlighted
- * @param {{trace: () => object | null, panelFor: (td: HTMLTableCellElement) => Element | null,
- *          articleTrace?: object | null}} options
- *        trace: the live trace; panelFor: the panel a cell's working goes to (null: none);
- *        articleTrace: the trace of the article's four-token tables (`grid`, `worked-row-N`)
- *        where the page shows them; without it a `grid` table is the live trace's
+ * @param {{trace: (td: HTMLTableCellElement) => object | null,
+ *          panelFor: (td: HTMLTableCellElement) => Element | null}} options
+ *        trace: the trace a cell shows (null: none to work from); panelFor: the panel a cell's
+ *        working goes to (null: none)
  */
-export function showWorkingsOnPoint(container, { trace, panelFor, articleTrace = null }) {
+export function showWorkingsOnPoint(container, { trace, panelFor }) {
   const doc = container.ownerDocument;
   let selected = null;  // {cell, panel}
 
@@ -36,32 +36,31 @@ export function showWorkingsOnPoint(container, { trace, panelFor, articleTrace =
     for (const node of container.querySelectorAll('.source-cell, .selected-cell')) node.classList.remove('source-cell', 'selected-cell');
   }
 
-  function highlight(sources, td) {
+  // Marks the cells a working read: those of the tables named in `sources` that show the same
+  // trace as the pointed cell (a table of another example is no source of it).
+  function highlight(sources, td, shown) {
     clearHighlights();
     td?.classList.add('selected-cell');
     for (const [table, row, col] of sources) {
       const rows = row === null ? '' : `[data-row="${row}"]`;
       const cols = col === null ? '' : `[data-col="${col}"]`;
       for (const cell of container.querySelectorAll(`table[data-table="${table}"] td${rows}${cols}`)) {
-        if (!cell.closest('tfoot') || row === null) cell.classList.add('source-cell');
+        if ((!cell.closest('tfoot') || row === null) && trace(cell) === shown) cell.classList.add('source-cell');
       }
     }
   }
 
   function show(td) {
     const found = cellOf(td);
-    const live = trace();
-    if (!found || !live) return;
+    const shown = found && trace(td);
+    if (!shown) return;
     const panel = panelFor(td);
-    // Where no article's tables are shown, a grid is the live trace's (an element's mask grid).
-    const article = found.article && articleTrace !== null;
-    const working = panel && WORKINGS[found.kind](doc, article ? articleTrace : live, found.cell);
+    const working = panel && WORKINGS[found.kind](doc, shown, found.cell);
     if (!working) return;
     working.node.classList.add('cell-working-body');
     panel.replaceChildren(working.node);
     hideOpenAnswers(panel);
-    // The article's tables come from another trace: only their own cells are its sources.
-    highlight(article ? working.sources.filter(([name]) => articleKind(name)) : working.sources, td);
+    highlight(working.sources, td, shown);
     selected = { cell: found.cell, panel };
   }
 

@@ -103,14 +103,14 @@ export const WORKINGS = {
     }
     return { node: renderWorking(doc, trace, { row: i, col: j, of: 'weight' }), sources: [[table, j, 1], [table, null, 1]] };
   },
-  mix(doc, trace, { row: j, col: c, footer, tableRow: i }) {
+  mix(doc, trace, { row: j, col: c, footer, tableRow: i, table = 'mix' }) {
     if (footer) {
       const column = trace.tokens.map((_, n) => trace.weighted_values[i][n][c]);
       return {
         node: block(doc, `out[${trace.tokens[i]}], component ${c}: the column added up`, [
           [sum(doc, column)], [result(doc, f4(trace.out[i][c]))],
         ]),
-        sources: [['mix', null, c]],
+        sources: [[table, null, c]],
       };
     }
     return {
@@ -121,30 +121,28 @@ export const WORKINGS = {
     };
   },
 };
-// The FAQ's copies of the live tables work the same way.
+// The FAQ's copies of the live tables work the same way, and a grid is the weights, shaded.
 WORKINGS['faq-scaled'] = (doc, trace, cell) => WORKINGS.scaled(doc, trace, cell, 'scores');
 WORKINGS['faq-weights'] = WORKINGS.weights;
 WORKINGS['live-grid'] = WORKINGS.weights;
-
-// The article's four-token grid and its worked rows: the same kinds of table, of another trace.
-const ARTICLE_TABLES = { grid: 'weights', 'worked-row': 'softmax' };
-export const articleKind = (name) => ARTICLE_TABLES[name.replace(/-\d+$/u, '')];
+WORKINGS.grid = WORKINGS.weights;
 
 /**
- * What a cell of a table with a working is: the kind of working, whether it is one of the
- * article's own tables (another trace), and where it sits.
+ * What a cell of a table with a working is: the kind of working and where it sits. The kind is
+ * the step of the step view the table is drawn in (a table an author renamed with `table-name`
+ * keeps its step's working), else the table's name.
  * @param {HTMLTableCellElement} td
  */
 export function cellOf(td) {
   const table = td.closest('table[data-table]');
   const name = table?.dataset.table ?? '';
-  const kind = name in WORKINGS ? name : articleKind(name);
+  const step = table?.closest('[data-step]')?.dataset.step;
+  const kind = [step, name].find((candidate) => candidate !== undefined && Object.hasOwn(WORKINGS, candidate));
   if (!kind) return null;
   const inFooter = Boolean(td.closest('tfoot'));
   return {
     table,
     kind,
-    article: !(name in WORKINGS),
     cell: {
       table: name,
       row: td.dataset.row === undefined ? null : Number(td.dataset.row),

@@ -49,9 +49,13 @@ export function maskSummary(trace) {
 
 /** The caption of a scaled table: what the scores were divided by. */
 export function scaledCaption(trace, prefix) {
+  return `${prefix}scores \u00f7\u00a0${scaleSummary(trace)}`;
+}
+
+/** What the scores were divided by, as the captions write it: "√dₖ = 2", "dₖ = 4", "1 (unscaled)". */
+export function scaleSummary(trace) {
   const divisor = formatCompact(trace.scale_divisor, 3);
-  const by = { sqrt_d: `\u221ad\u2096 = ${divisor}`, d: `d\u2096 = ${divisor}`, none: `${divisor} (unscaled)` }[trace.scale] ?? divisor;
-  return `${prefix}scores \u00f7\u00a0${by}`;
+  return { sqrt_d: `\u221ad\u2096 = ${divisor}`, d: `d\u2096 = ${divisor}`, none: `${divisor} (unscaled)` }[trace.scale] ?? divisor;
 }
 
 /**

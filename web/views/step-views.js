@@ -14,7 +14,7 @@ import { tableView } from './live-table.js';
 import { presentTable } from './table-block.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
-  isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaledCaption, shadeLegend, softmaxTable,
+  isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaleSummary, scaledCaption, shadeLegend, softmaxTable,
   tokenMatrixTable, weightsTable,
 } from './step-tables.js';
 
@@ -136,6 +136,21 @@ function stepNote(step, trace) {
   }
 }
 
+// A caption an author wrote (for a step's table, or an arrows figure), its placeholders filled
+// from the trace so that it follows the model as it changes: `{tokens}` the tokens
+// (space-separated), `{token}` the token of the row worked out, `{mask}` the mask as the core
+// labels it, `{scale}` what the scores were divided by ("√dₖ = 2"). One pass: a token that reads
+// "{token}" stays as it is.
+export function fillCaption(template, trace, row, maskLabel = trace.mask) {
+  const fills = {
+    tokens: () => trace.tokens.join(' '),
+    token: () => trace.tokens[row] ?? '',
+    mask: () => maskLabel,
+    scale: () => scaleSummary(trace),
+  };
+  return template.replace(/\{(tokens|token|mask|scale)\}/gu, (_, which) => fills[which]());
+}
+
 const gridCaption = (trace) => `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
 
 // Each table step: its spec for a trace (and the row worked out), and how its cells are named.
@@ -196,11 +211,18 @@ export function stepView(doc, step, { tools = false } = {}) {
     element: section,
     /**
      * @param {object} trace
-     * @param {{row: number, editable?: boolean, notes?: boolean, active?: Element | null}} options
+     * @param {{row: number, editable?: boolean, notes?: boolean, active?: Element | null,
+     *          tableName?: string | null, caption?: string | null, legend?: boolean}} options
      *        row: the token whose softmax / mix is worked out; active: the focused element of the
-     *        view's root (an editable cell being typed in keeps its text)
+     *        view's root (an editable cell being typed in keeps its text); tableName, caption:
+     *        the table's data-table name and caption instead of the step's (the caption filled
+     *        in by fillCaption, with `maskLabel` for {mask}); legend: whether a grid shows its
+     *        key to the shades
      */
-    show(trace, { row, editable = false, notes = true, active = null }) {
+    show(trace, {
+      row, editable = false, notes = true, active = null, tableName = null, caption = null, legend: withLegend = true,
+      maskLabel = trace.mask,
+    }) {
       const text = notes ? stepNote(step, trace) : null;
       if (text) {
         if (note.textContent !== text) note.textContent = text;
@@ -217,6 +239,11 @@ export function stepView(doc, step, { tools = false } = {}) {
         return section;
       }
       const spec = table.spec(trace, row);
+      if (tableName !== null || caption !== null) {
+        spec.options = { ...spec.options };
+        if (tableName !== null) spec.options.name = tableName;
+        if (caption !== null) spec.options.caption = fillCaption(caption, trace, row, maskLabel);
+      }
       const inputs = editable && ['q', 'k', 'v'].includes(step);
       const shape = JSON.stringify([inputs, trace.tokens, trace.head_dim]);
       if (inputs && view && shape === inputShape) {
@@ -242,10 +269,13 @@ export function stepView(doc, step, { tools = false } = {}) {
         [shown] = nodes;
         section.insertBefore(shown, legend);
       }
-      if (step === 'grid' && !legend) {
+      if (step === 'grid' && withLegend && !legend) {
         legend = shadeLegend(doc);
         legend.setAttribute('part', 'legend');
         section.append(legend);
+      } else if (legend && !withLegend) {
+        legend.remove();
+        legend = null;
       }
       return section;
     },
