@@ -1,6 +1,7 @@
 // A step's table as an author names it (fixtures/table-options.html): `table-name` gives the
 // table another data-table name while its cells keep their step's working, `caption` replaces
-// the step's caption and fills in {tokens} and {token} from the model as it changes, and
+// the step's caption and fills in {tokens}, {token}, {mask} and {scale} from the model as it
+// changes (on <attention-arrows> too), and
 // `no-legend` leaves a grid's key to its shades out. The numbers against a float64 reference.
 // (The walkthrough's four-token section is made of such steps.)
 
@@ -84,6 +85,33 @@ describe('a step\u2019s table named and captioned by its author', { timeout: TES
     await page.waitForFunction(() => document.getElementById('bare-grid').shadowRoot.querySelector('[part="legend"]') !== null);
     await page.evaluate(() => { document.getElementById('bare-grid').noLegend = true; });
     await page.waitForFunction(() => document.getElementById('bare-grid').shadowRoot.querySelector('[part="legend"]') === null);
+  });
+
+  it('fills {scale} and {mask} from the trace and the core\u2019s labels, on a table and on the arrows\u2019 figure', async () => {
+    const captions = () => page.evaluate(() => ({
+      scaled: document.getElementById('scaled').shadowRoot.querySelector('table[data-table="scaled"] caption').textContent,
+      arrows: document.getElementById('arrows').shadowRoot.querySelector('figure figcaption').textContent,
+      labels: Object.fromEntries(document.getElementById('three').attentionModel.attention.vocabulary().masks.map((m) => [m.name, m.label])),
+    }));
+    let shown = await captions();
+    // Three components: √3 = 1.732 (float64), as the captions write a divisor.
+    assert.equal(shown.scaled, `Scaled (\u221ad\u2096 = ${Math.sqrt(3).toFixed(3)}), mask ${shown.labels.causal}`);
+    assert.equal(shown.arrows, `Arrows of the under the mask ${shown.labels.causal}`);
+    assert.notEqual(shown.labels.causal, 'causal', 'the core labels the mask');
+    await page.evaluate(() => {
+      const model = document.getElementById('three');
+      model.setAttribute('mask', 'none');
+      model.setAttribute('scale', 'd');
+    });
+    await page.waitForFunction(() => document.getElementById('scaled').trace?.scale === 'd');
+    shown = await captions();
+    assert.equal(shown.scaled, `Scaled (d\u2096 = 3), mask ${shown.labels.none}`);
+    assert.equal(shown.arrows, `Arrows of the under the mask ${shown.labels.none}`);
+    await page.evaluate(() => {
+      const model = document.getElementById('three');
+      model.removeAttribute('mask');
+      model.removeAttribute('scale');
+    });
   });
 
   it('fills the caption in again when the model\u2019s tokens change', async () => {
