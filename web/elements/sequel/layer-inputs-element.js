@@ -84,7 +84,8 @@ export class AttentionLayerInputsElement extends ElementBase {
   }
 
   /** Sets the attributes from {tokens, seed, x}; a member left out (or null) removes its attribute. */
-  set values({ tokens = null, seed = null, x = null } = {}) {
+  set values(values) {
+    const { tokens = null, seed = null, x = null } = values ?? {};
     this.#reflect({ tokens, seed, x });
   }
 
@@ -149,11 +150,13 @@ export class AttentionLayerInputsElement extends ElementBase {
       this.#refuse(`${text}. Not used: the input stays the last good one.`, null, { warn: true });
       return;
     }
-    for (const fallback of [{ ...this.#readLoosely(), x: null }, { tokens: null, seed: null, x: null }]) {
+    const fallbacks = [
+      [{ ...this.#readLoosely(), x: null }, 'the seeded vectors are used'],
+      [{ tokens: null, seed: null, x: null }, 'the default tokens and seed are used'],
+    ];
+    for (const [fallback, instead] of fallbacks) {
       try {
-        const layer = this.#check(fallback);
-        const instead = fallback.tokens || fallback.seed !== null ? 'the seeded vectors are used' : 'the default tokens and seed are used';
-        this.#accept(fallback, layer, `${text}. Not used: ${instead}.`);
+        this.#accept(fallback, this.#check(fallback), `${text}. Not used: ${instead}.`);
         return;
       } catch {
         // the next, plainer fallback
@@ -286,6 +289,16 @@ export class AttentionLayerInputsElement extends ElementBase {
     const value = parseNumberText(input.value);
     if (value === null) {
       this.#refuse(cellRefusal({ ...cell, why: notANumber(input.value) }), input);
+      return;
+    }
+    if (Math.fround(value) === cell.kept) {
+      // The number it already has (typed again, or put back): nothing changes but its text.
+      input.value = formatVectorValue(cell.kept);
+      if (input.getAttribute('aria-invalid') === 'true') {
+        this.#mark(input, false);
+        this.#say(null);
+        this.#changed(this.#layer);
+      }
       return;
     }
     const x = this.#layer.x.map((values) => [...values]);
