@@ -155,12 +155,14 @@ export class AttentionLayerInputsElement extends ElementBase {
       [{ tokens: null, seed: null, x: null }, 'the default tokens and seed are used'],
     ];
     for (const [fallback, instead] of fallbacks) {
+      let layer;
       try {
-        this.#accept(fallback, this.#check(fallback), `${text}. Not used: ${instead}.`);
-        return;
+        layer = this.#check(fallback);
       } catch {
-        // the next, plainer fallback
+        continue;  // the next, plainer fallback
       }
+      this.#accept(fallback, layer, `${text}. Not used: ${instead}.`);
+      return;
     }
     this.#refuse(text, null, { warn: true });
   }

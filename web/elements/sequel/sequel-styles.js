@@ -76,7 +76,9 @@ details[open] > summary { margin-bottom: 0.5em; }
 /* <attention-layer-inputs>: the tokens take a longer field, X's sixteen columns narrower cells. */
 .layer-fields input.wide { width: 24ch; }
 .controls button:disabled { cursor: default; color: var(--muted); }
-table[data-table="x"] .cell-input { width: 6.5ch; }
+table[data-table="x"] th, table[data-table="x"] td.num { padding: 0.15em 0.25em; }
+table[data-table="x"] tbody th { padding-right: 0.6em; }
+table[data-table="x"] .cell-input { width: 6ch; padding: 0.2em 0.3em; }
 .controls .control-note { flex-basis: 100%; color: var(--muted); font-size: 0.9em; margin: 0; }
 .citations { margin: 0.4em 0 0; padding-left: 1.2em; font-size: 0.9em; }
 .citations li { margin: 0 0 0.35em; }
