@@ -1,11 +1,11 @@
 // The sequel page's state in its URL hash, e.g.
 //   #tokens=the%20cat%20sat&seed=3&gqa.n-kv-heads=1&flash.block-rows=3&bill.preset=deepseek-v3
 //   &curve.models=llama-3-8b,qwen-2.5-72b
-// Shared keys (tokens, seed, x) apply to every section; "<section>.<attribute>" keys are the
-// attributes of one section's element, so that an element's state is its attributes. An empty
-// value ("bill.preset=") means the attribute is removed. Pure functions, no DOM: the page
-// applies what this returns, and the elements check the values and report a bad one in their
-// own box.
+// Shared keys (tokens, seed, x) are the attributes of the page's <attention-layer-inputs>, which
+// hands them to every section; "<section>.<attribute>" keys are the attributes of one section's
+// element, so that an element's state is its attributes. An empty value ("bill.preset=") means
+// the attribute is removed. Pure functions, no DOM: the page applies what this returns, and the
+// elements check the values and report a bad one in their own box.
 
 import { parseMatrix, parseTokens, formatMatrix, formatTokens } from '../web/elements/element-config.js';
 import { shortestFloat32 } from '../web/views/format.js';
@@ -24,9 +24,6 @@ export const SECTIONS = Object.freeze({
   },
   curve: { id: 'kv-curve', attributes: ['models'] },
 });
-
-/** The elements that run the toy layer and take the shared tokens, seed and x. */
-export const LAYER_ELEMENT_IDS = Object.freeze(['variant-mha', 'variant-gqa', 'variant-mqa', 'variant-mla', 'flash-tiles', 'quantised-cache']);
 
 export const SHARED_KEYS = Object.freeze(['tokens', 'seed', 'x']);
 

@@ -1,13 +1,12 @@
-// The sequel page: loads the core's full build, registers the sequel's elements, fills the
-// shared inputs, and keeps the page's state in its URL hash. Each section is one element
-// (attention-sequel-elements.js) that computes and draws itself; this module only hands them
-// the shared tokens, seed and token vectors, and reads their attributes back into the hash.
-// Every number comes from the core.
+// The sequel page: loads the core's full build, registers the sequel's elements, and keeps the
+// page's state in its URL hash. Each section is one element (attention-sequel-elements.js) that
+// computes and draws itself, and so are the shared inputs (<attention-layer-inputs>, which hands
+// the tokens, seed and token vectors to the sections its `for` attribute names); this module
+// writes the hash's values into their attributes and reads them back into the hash. Every number
+// comes from the core.
 
-import { LAYER_ELEMENT_IDS, SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
-import { createSharedInputs } from './sequel-inputs.js';
+import { SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
 import { createSequelPractice, readSequelPractice } from './sequel-practice.js';
-import { formatMatrix, formatTokens } from '../web/elements/element-config.js';
 
 const page = document;
 const status = page.getElementById('load-status');
@@ -19,12 +18,6 @@ function showProblem(message) {
   problem.hidden = false;
   status.hidden = true;
   page.documentElement.classList.add('results-unavailable');
-  const slot = page.querySelector('[data-slot="x-table"]');
-  const note = page.createElement('p');
-  note.className = 'not-computed';
-  note.textContent = 'Not computed.';
-  slot.replaceChildren(note);
-  slot.removeAttribute('aria-busy');
 }
 
 async function load() {
@@ -41,6 +34,7 @@ async function load() {
 }
 
 const byId = (id) => page.getElementById(id);
+const inputs = byId('layer-inputs');
 
 // The attributes each section's element has in the HTML: the hash records only departures.
 const SECTION_DEFAULTS = Object.fromEntries(Object.entries(SECTIONS).map(([section, { id, attributes }]) => [
@@ -50,19 +44,6 @@ const SECTION_DEFAULTS = Object.fromEntries(Object.entries(SECTIONS).map(([secti
 function setAttribute(element, name, value) {
   if (value === null || value === undefined) element.removeAttribute(name);
   else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
-}
-
-/** Hands the shared tokens, seed and x to every element that runs the toy layer. */
-function applyShared({ tokens, seed, x }) {
-  for (const id of LAYER_ELEMENT_IDS) {
-    const element = byId(id);
-    setAttribute(element, 'tokens', tokens ? formatTokens(tokens) : null);
-    setAttribute(element, 'seed', seed === undefined ? null : String(seed));
-    setAttribute(element, 'x', x ? formatMatrix(x) : null);
-  }
-  // The bill's toy runs on the same tokens, and the toy's traffic counts them.
-  setAttribute(byId(SECTIONS.bill.id), 'toy-tokens', tokens ? formatTokens(tokens) : null);
-  setAttribute(byId('flash-traffic-toy'), 'token-count', tokens ? String(tokens.length) : null);
 }
 
 /** The toy's traffic is billed for the tiles and mask the reader chose in the tiles' section. */
@@ -139,15 +120,14 @@ async function main() {
   const start = attention.groupedAttention({});
   const defaults = { shared: { tokens: start.tokens, seed: start.seed }, sections: SECTION_DEFAULTS };
   let writing = false;  // the page's own hash writes are not read back
-  const inputs = createSharedInputs(page, attention, (shared) => {
-    applyShared(shared);
-    writeHash();
-  });
+  let linkShared = {};  // the shared values of the link last read, until the inputs have answered
 
   const practice = createSequelPractice(page, () => writeHash());
 
   function writeHash() {
-    const own = formatSequelHash({ shared: inputs.state, sections: sectionsNow() }, defaults);
+    // The shared values as the inputs use them (before their first answer, as the link gave them).
+    const shared = inputs.values ?? linkShared;
+    const own = formatSequelHash({ shared: { ...shared, x: shared.x ?? undefined }, sections: sectionsNow() }, defaults);
     const exercise = practice.hashPart();
     const hash = exercise === '' ? own : `${own === '' ? '#' : `${own}&`}${exercise}`;
     if (hash === page.location.hash || (hash === '' && page.location.hash === '')) return;
@@ -161,17 +141,10 @@ async function main() {
     const exercise = readSequelPractice(page.location.hash);
     const state = parseSequelHash(exercise.rest);
     state.warnings.unshift(...exercise.warnings);
-    let layer;
-    try {
-      layer = inputs.show(state.shared);
-    } catch (error) {
-      state.warnings.push(`${error.message}; the seeded tokens are used`);
-      state.shared = {};
-      layer = inputs.show({});
-    }
+    // The core checks the shared values in the inputs element, which names a refused one itself.
+    linkShared = state.shared;
+    inputs.values = state.shared;
     sayLinkProblems(state.warnings);
-    fillProse(layer);
-    applyShared(state.shared);
     applySections(state.sections);
     practice.apply(exercise.lists);
   }
@@ -183,6 +156,7 @@ async function main() {
     return;
   }
   page.addEventListener('attention-change', (event) => {
+    if (event.target === inputs && inputs.result) fillProse(inputs.result);
     if (event.target === byId(SECTIONS.flash.id)) syncToyTraffic();
     if (event.target === byId(SECTIONS.mla.id)) syncToyLatent();
     writeHash();
@@ -191,9 +165,8 @@ async function main() {
     if (!writing) readHash();
   });
 
-  const elements = Object.values(SECTIONS).map(({ id }) => byId(id)).concat([byId('flash-traffic-toy')])
-    .concat(LAYER_ELEMENT_IDS.map(byId)).filter((element, index, all) => all.indexOf(element) === index);
-  await allComputed(elements);
+  if (inputs.result) fillProse(inputs.result);
+  await allComputed([...page.querySelectorAll('main *')].filter((element) => element.localName.startsWith('attention-')));
   status.textContent = 'Every number below was computed just now, in this browser.';
   status.classList.add('done');
 }

@@ -2,7 +2,8 @@
 // Hand-written next to the module; tests/web/web-package.test.mjs checks them against it.
 //
 // The sequel's elements keep their whole state in their attributes (a reader's change in the
-// controls sets the attribute), so they have no property per attribute: read and write the
+// controls sets the attribute), so they have no property per attribute (<attention-layer-inputs>
+// adds `values`, its three attributes read as the core uses them): read and write the
 // attributes, listed with examples on the site's authors page for parts two and three
 // (site/authors-sequel.html).
 
@@ -39,12 +40,38 @@ export interface AttentionFlashTrafficElement extends SequelElement {}
 /** <attention-kv-curve>: one sequence's cache against the context length, with the memory left after the weights. */
 export interface AttentionKvCurveElement extends SequelElement {}
 
+/** The toy layer's shared inputs, as <attention-layer-inputs> uses them. */
+export interface LayerInputValues {
+  /** The words (the core's default when the `tokens` attribute is not set). */
+  tokens: string[];
+  /** The seed (the core's default when `seed` is not set). */
+  seed: number;
+  /** The reader's or author's own token vectors, one row per token; null: the seeded ones. */
+  x: number[][] | null;
+}
+
+/**
+ * <attention-layer-inputs>: the tokens, seed and token vectors X a reader edits, checked by the
+ * core and handed to the elements its `for` attribute names. `result` is the core's
+ * groupedAttention answer for the input in use; `problem` what was refused last (a field, a
+ * cell or an attribute), or null. It fires `attention-change` after every check.
+ */
+export interface AttentionLayerInputsElement extends SequelElement {
+  /**
+   * The input in use (null before the core has answered). Setting it writes the `tokens`, `seed`
+   * and `x` attributes; a member left out or null removes its attribute.
+   */
+  get values(): LayerInputValues | null;
+  set values(values: Partial<LayerInputValues> | null);
+}
+
 export declare const AttentionVariantElement: { new (): AttentionVariantElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTilesElement: { new (): AttentionFlashTilesElement; readonly observedAttributes: string[] };
 export declare const AttentionQuantisedCacheElement: { new (): AttentionQuantisedCacheElement; readonly observedAttributes: string[] };
 export declare const AttentionKvBillElement: { new (): AttentionKvBillElement; readonly observedAttributes: string[] };
 export declare const AttentionKvCurveElement: { new (): AttentionKvCurveElement; readonly observedAttributes: string[] };
 export declare const AttentionFlashTrafficElement: { new (): AttentionFlashTrafficElement; readonly observedAttributes: string[] };
+export declare const AttentionLayerInputsElement: { new (): AttentionLayerInputsElement; readonly observedAttributes: string[] };
 
 /** Defines every sequel element in `registry` (the page's customElements by default); importing the module already did, in a browser. */
 export function defineSequelElements(registry?: CustomElementRegistry): void;
@@ -57,5 +84,6 @@ declare global {
     'attention-kv-bill': AttentionKvBillElement;
     'attention-flash-traffic': AttentionFlashTrafficElement;
     'attention-kv-curve': AttentionKvCurveElement;
+    'attention-layer-inputs': AttentionLayerInputsElement;
   }
 }

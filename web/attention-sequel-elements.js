@@ -2,7 +2,7 @@
 // that a page embedding the walkthrough's elements (attention-explainer.js) downloads none of
 // this. Importing it registers
 //   <attention-variant>, <attention-flash-tiles>, <attention-quantised-cache>, <attention-kv-bill>,
-//   <attention-flash-traffic>
+//   <attention-flash-traffic>, <attention-kv-curve>, <attention-layer-inputs>
 // which load the core's full build (the sequel's computations are not in the small embed build).
 //
 //   <script type="module" src="/attention/attention-sequel-elements.js"></script>
@@ -15,7 +15,7 @@ import { SEQUEL_ELEMENTS } from './elements/sequel/sequel-elements.js';
 export { createAttention } from './api/attention-api.js';
 export {
   AttentionFlashTilesElement, AttentionFlashTrafficElement, AttentionKvBillElement, AttentionKvCurveElement,
-  AttentionQuantisedCacheElement, AttentionVariantElement,
+  AttentionLayerInputsElement, AttentionQuantisedCacheElement, AttentionVariantElement,
 } from './elements/sequel/sequel-elements.js';
 
 /**

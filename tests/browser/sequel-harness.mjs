@@ -1,8 +1,8 @@
 // Shared plumbing for the sequel page's tests: the built site on a static server under the
 // strict policy, the page opened and waited for, readers for the tables inside the elements'
-// shadow roots (and the page's own token-vector table), and a float64 reference written out
-// plainly here, independent of the core: matrix products, one attention head, FlashAttention's
-// running quantities tile by tile, the quantiser, and the bill's arithmetic.
+// shadow roots (the token-vector table of <attention-layer-inputs> among them), and a float64
+// reference written out plainly here, independent of the core: matrix products, one attention
+// head, FlashAttention's running quantities tile by tile, the quantiser, and the bill's arithmetic.
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -291,9 +291,9 @@ export async function unfold(page, hostIds) {
     })))), hostIds);
 }
 
-/** The page's token vectors, as typed in its X table. */
+/** The page's token vectors, as typed in the X table of its <attention-layer-inputs>. */
 export async function readX(page) {
-  const table = await readTable(page, null, 'x');
+  const table = await readTable(page, 'layer-inputs', 'x');
   return numbers(table);
 }
 

@@ -65,7 +65,7 @@ async function checkGroupedLayer(hostId, nKvHeads, kvOf) {
 
 describe('the sequel page against a float64 reference', () => {
   it('starts from the four tokens with d_model 16', { timeout: TEST_TIMEOUT }, async () => {
-    const table = await readTable(page, null, 'x');
+    const table = await readTable(page, 'layer-inputs', 'x');
     assert.deepEqual(table.rows.map((row) => row.label), ['the', 'cat', 'sat', 'on']);
     assert.equal(table.columns.length, 16);
     assert.deepEqual(sequel.opened.record.pageErrors, []);

@@ -179,12 +179,12 @@ describe('the sequel page', () => {
     let hash;
     let before;
     try {
-      await page.fill('#tokens-input', 'I think therefore I am');
-      await page.press('#tokens-input', 'Enter');
-      await page.fill('#seed-input', '7');
-      await page.press('#seed-input', 'Enter');
+      await page.fill('#layer-inputs [data-control="tokens"]', 'I think therefore I am');
+      await page.press('#layer-inputs [data-control="tokens"]', 'Enter');
+      await page.fill('#layer-inputs [data-control="seed"]', '7');
+      await page.press('#layer-inputs [data-control="seed"]', 'Enter');
       await settle(page);
-      const cell = page.locator('[data-slot="x-table"] input[data-row="1"][data-col="2"]');
+      const cell = page.locator('#layer-inputs table[data-table="x"] input[data-row="1"][data-col="2"]');
       await cell.fill('0.25');
       await cell.press('Tab');
       const set = async (host, control, value) => {
@@ -220,9 +220,9 @@ describe('the sequel page', () => {
       const after_ = await again.page.evaluate((ids) => ids.map((id) => JSON.stringify(document.getElementById(id).result)), SECTION_IDS);
       assert.deepEqual(after_, before, 'every section computed the same from the link');
       const controls = await again.page.evaluate(() => ({
-        tokens: document.getElementById('tokens-input').value,
-        seed: document.getElementById('seed-input').value,
-        x: document.querySelector('[data-slot="x-table"] input[data-row="1"][data-col="2"]').value,
+        tokens: document.getElementById('layer-inputs').shadowRoot.querySelector('[data-control="tokens"]').value,
+        seed: document.getElementById('layer-inputs').shadowRoot.querySelector('[data-control="seed"]').value,
+        x: document.getElementById('layer-inputs').shadowRoot.querySelector('table[data-table="x"] input[data-row="1"][data-col="2"]').value,
         kv: document.getElementById('variant-gqa').shadowRoot.querySelector('[data-control="n-kv-heads"]').value,
         rows: document.getElementById('flash-tiles').shadowRoot.querySelector('[data-control="block-rows"]').value,
         preset: document.getElementById('kv-bill').shadowRoot.querySelector('[data-control="preset"]').value,
@@ -273,14 +273,14 @@ describe('the sequel page', () => {
     const opened = await openSequel(sequel.browser, sequel.server);
     const { page } = opened;
     try {
-      const cell = page.locator('[data-slot="x-table"] input[data-row="0"][data-col="0"]');
+      const cell = page.locator('#layer-inputs table[data-table="x"] input[data-row="0"][data-col="0"]');
       await cell.fill('abc');
       await cell.press('Tab');
       assert.equal(await cell.getAttribute('aria-invalid'), 'true');
-      assert.match(await page.locator('#input-message').textContent(), /x0 of “the”: “abc” is not a number/);
+      assert.match(await page.locator('#layer-inputs .message').textContent(), /x0 of “the”: “abc” is not a number/);
       await cell.fill('1e20');
       await cell.press('Tab');
-      assert.match(await page.locator('#input-message').textContent(), /x\[0\]\[0\]/);
+      assert.match(await page.locator('#layer-inputs .message').textContent(), /x\[0\]\[0\]/);
       const x00 = await page.evaluate(() => document.getElementById('variant-mha').result.layer.x[0][0]);
       assert.equal(x00, -1, 'the sections keep the seeded value');
       await cell.fill('0.5');
@@ -288,7 +288,7 @@ describe('the sequel page', () => {
       await settle(page);
       const values = await page.evaluate(() => ['variant-mha', 'variant-mla', 'flash-tiles'].map((id) => document.getElementById(id).getAttribute('x')?.slice(0, 6)));
       assert.deepEqual(values, ['[[0.5,', '[[0.5,', '[[0.5,']);
-      assert.equal(await page.locator('#input-message').isHidden(), true);
+      assert.equal(await page.locator('#layer-inputs .message').isHidden(), true);
     } finally {
       await opened.close();
     }

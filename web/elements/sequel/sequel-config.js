@@ -20,6 +20,7 @@ export const SEQUEL_ELEMENT_NAMES = Object.freeze({
   bill: 'attention-kv-bill',
   traffic: 'attention-flash-traffic',
   curve: 'attention-kv-curve',
+  inputs: 'attention-layer-inputs',
 });
 
 /** The variants <attention-variant> runs. */

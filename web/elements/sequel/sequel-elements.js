@@ -5,6 +5,8 @@
 //   <attention-quantised-cache>  the KV cache rotated and rounded to a few bits, and its errors
 //   <attention-kv-bill>          the KV-cache bill of a model shape next to the toy's
 //   <attention-flash-traffic>    FlashAttention's bill in bytes moved, naive against tiled
+//   <attention-layer-inputs>     the toy's tokens, seed and token vectors, edited by a reader
+//                                and handed to the elements it names (layer-inputs-element.js)
 // Each reads its attributes (sequel-config.js), asks the core, and draws the answer with the
 // sequel views. Their state is their attributes: a reader's change in the controls sets the
 // attribute, so a page can save and restore an element by its attributes alone.
@@ -17,6 +19,7 @@ import {
 } from './sequel-config.js';
 import { SequelElement } from './sequel-element-base.js';
 import { AttentionKvCurveElement } from './kv-curve-element.js';
+import { AttentionLayerInputsElement } from './layer-inputs-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
 import { ElementPractice } from '../element-practice.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
@@ -384,7 +387,8 @@ export const SEQUEL_ELEMENTS = Object.freeze({
   'attention-kv-bill': AttentionKvBillElement,
   'attention-flash-traffic': AttentionFlashTrafficElement,
   'attention-kv-curve': AttentionKvCurveElement,
+  'attention-layer-inputs': AttentionLayerInputsElement,
 });
 
-export { AttentionKvCurveElement };
+export { AttentionKvCurveElement, AttentionLayerInputsElement };
 

@@ -73,6 +73,12 @@ details[open] > summary { margin-bottom: 0.5em; }
   flex-basis: 100%; margin: -0.3em 0 0.2em; padding: 0.2em 0.5em; font-size: 0.9em;
   color: var(--attention-alert-text, #8a3b00); border-left: 3px solid var(--attention-alert-rule, #b35c00);
 }
+/* <attention-layer-inputs>: the tokens take a longer field, X's sixteen columns narrower cells. */
+.layer-fields input.wide { width: 24ch; }
+.controls button:disabled { cursor: default; color: var(--muted); }
+table[data-table="x"] th, table[data-table="x"] td.num { padding: 0.15em 0.25em; }
+table[data-table="x"] tbody th { padding-right: 0.6em; }
+table[data-table="x"] .cell-input { width: 6ch; padding: 0.2em 0.3em; }
 .controls .control-note { flex-basis: 100%; color: var(--muted); font-size: 0.9em; margin: 0; }
 .citations { margin: 0.4em 0 0; padding-left: 1.2em; font-size: 0.9em; }
 .citations li { margin: 0 0 0.35em; }

@@ -1,0 +1,348 @@
+// <attention-layer-inputs>: the toy layer's shared inputs as one element: the tokens, the seed
+// and the token vectors X, which a reader edits in fields and a table. The core checks every
+// value before anything else gets it: an accepted one becomes the element's attributes
+// (`tokens`, `seed`, `x`: its state is its attributes, as for the other sequel elements) and
+// is handed to the elements its `for` attribute names; a refused one is named in the element's
+// message, on the field or cell at fault, while those elements keep the last good input.
+// After each check it fires the sequel elements' `attention-change` event.
+
+import { ConfigError, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
+import { adoptStyles } from '../element-styles.js';
+import { REQUEST_ATTRIBUTES, requestFrom, rewordCoreError } from './sequel-config.js';
+import { ElementBase, SEQUEL_CHANGE_EVENT, loadFullAttention } from './sequel-element-base.js';
+import { adoptSequelStyles } from './sequel-styles.js';
+import {
+  cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, notANumber, parseForIds, parseSeedText, quoteTyped,
+} from './layer-inputs-config.js';
+import { formatVectorValue, renderLayerFields, renderVectorTable, updateVectorTable } from '../../views/sequel/layer-inputs-view.js';
+
+/** The attributes that are the layer's inputs, read as <attention-variant> reads them. */
+const INPUT_ATTRIBUTES = Object.freeze({
+  tokens: REQUEST_ATTRIBUTES.variant.tokens,
+  seed: REQUEST_ATTRIBUTES.variant.seed,
+  x: REQUEST_ATTRIBUTES.variant.x,
+});
+
+// The core's refusal of one field, without the core's name for it ("tokens[2]: must not be
+// empty" -> "token 3 must not be empty").
+function withoutPath(message, field) {
+  return String(message).replace(new RegExp(`^${field}(?:\\[(\\d+)\\])?: `, 'u'),
+    (whole, index) => (index === undefined ? '' : `token ${Number(index) + 1} `));
+}
+
+export class AttentionLayerInputsElement extends ElementBase {
+  static observedAttributes = ['tokens', 'seed', 'x', 'for'];
+
+  #attention = null;
+  #nodes;
+  #body;
+  #layer = null;     // the core's answer for the input in use: the last one that was accepted
+  #values = null;    // that input: {tokens, seed, x}, null where the core's default is used
+  #problem = null;
+  #queued = false;
+  #warned = '';
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    adoptSequelStyles(root);
+    const doc = this.ownerDocument;
+    const frame = doc.createElement('div');
+    frame.className = 'frame';
+    frame.setAttribute('part', 'frame');
+    this.#nodes = renderLayerFields(doc);
+    this.#body = doc.createElement('div');
+    this.#body.className = 'body';
+    const computing = doc.createElement('p');
+    computing.className = 'computing';
+    computing.textContent = 'computing\u2026';
+    this.#body.append(computing);
+    frame.append(this.#nodes.fields, this.#nodes.message, this.#body);
+    root.append(frame);
+    this.#listen();
+  }
+
+  /** The core's answer for the input in use (tokens, seed, x, d_model, …): null before the first. */
+  get result() {
+    return this.#layer;
+  }
+
+  /** What was refused last, in the words of the message, or null. */
+  get problem() {
+    return this.#problem;
+  }
+
+  /**
+   * The input in use: the tokens and seed (the core's defaults when not set), and the reader's
+   * own token vectors x, or null for the seeded ones. Null before the core has answered.
+   * @returns {{tokens: string[], seed: number, x: number[][] | null} | null}
+   */
+  get values() {
+    if (!this.#layer) return null;
+    return { tokens: [...this.#layer.tokens], seed: this.#layer.seed, x: this.#values.x ? this.#layer.x.map((row) => [...row]) : null };
+  }
+
+  /** Sets the attributes from {tokens, seed, x}; a member left out (or null) removes its attribute. */
+  set values(values) {
+    const { tokens = null, seed = null, x = null } = values ?? {};
+    this.#reflect({ tokens, seed, x });
+  }
+
+  connectedCallback() {
+    if (!this.#attention) {
+      loadFullAttention().then((attention) => {
+        this.#attention = attention;
+        this.#scheduleRender();
+      }, (error) => this.#refuse(`The attention core could not be loaded: ${error?.message ?? error}`, null, { warn: true }));
+    }
+    this.#scheduleRender();
+  }
+
+  attributeChangedCallback() {
+    this.#scheduleRender();
+  }
+
+  /** "<attention-layer-inputs id="inputs">", for console messages. */
+  describe() {
+    return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
+  }
+
+  #scheduleRender() {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      if (this.isConnected && this.#attention) this.#render();
+    });
+  }
+
+  // The attributes, checked by the core: accepted, they are the input in use and are handed on.
+  #render() {
+    let values;
+    let layer;
+    try {
+      const request = requestFrom(INPUT_ATTRIBUTES, (name) => this.getAttribute(name));
+      values = { tokens: request.tokens ?? null, seed: request.seed ?? null, x: request.x ?? null };
+      layer = this.#check(values);
+    } catch (error) {
+      const text = error instanceof ConfigError
+        ? error.message
+        : rewordCoreError(String(error?.message ?? error), INPUT_ATTRIBUTES, (name) => this.hasAttribute(name));
+      this.#refuseAttributes(text);
+      return;
+    }
+    this.#accept(values, layer, null);
+  }
+
+  #check({ tokens, seed, x }) {
+    const request = {};
+    if (tokens) request.tokens = tokens;
+    if (seed !== null) request.seed = seed;
+    if (x) request.x = x;
+    return this.#attention.groupedAttention(request);
+  }
+
+  // An author's attribute the core refused. With an input in use, it stays; before the first,
+  // the element starts from what the core accepts: the seeded vectors, then the default tokens.
+  #refuseAttributes(text) {
+    if (this.#layer) {
+      this.#refuse(`${text}. Not used: the input stays the last good one.`, null, { warn: true });
+      return;
+    }
+    const fallbacks = [
+      [{ ...this.#readLoosely(), x: null }, 'the seeded vectors are used'],
+      [{ tokens: null, seed: null, x: null }, 'the default tokens and seed are used'],
+    ];
+    for (const [fallback, instead] of fallbacks) {
+      let layer;
+      try {
+        layer = this.#check(fallback);
+      } catch {
+        continue;  // the next, plainer fallback
+      }
+      this.#accept(fallback, layer, `${text}. Not used: ${instead}.`);
+      return;
+    }
+    this.#refuse(text, null, { warn: true });
+  }
+
+  // The tokens and seed attributes where they can be read at all.
+  #readLoosely() {
+    const read = (name, parse) => {
+      try {
+        const text = this.getAttribute(name);
+        return text === null ? null : parse(text);
+      } catch {
+        return null;
+      }
+    };
+    return { tokens: read('tokens', (text) => parseTokens(text)), seed: read('seed', parseSeedText) };
+  }
+
+  #accept(values, layer, problem) {
+    const redraw = this.#layer === null || !updateVectorTable(this.#body, layer, Boolean(values.x));
+    this.#layer = layer;
+    this.#values = values;
+    const { tokens, seed, reset } = this.#nodes;
+    tokens.value = formatTokens(layer.tokens);
+    seed.value = String(layer.seed);
+    for (const field of [tokens, seed]) this.#mark(field, false);
+    reset.disabled = !values.x;
+    if (redraw) this.#body.replaceChildren(renderVectorTable(this.ownerDocument, layer, Boolean(values.x)));
+    const notFed = this.#feed(values, layer);
+    const said = [problem, notFed].filter(Boolean).join(' ') || null;
+    this.#say(said);
+    if (said) this.#warn(said);
+    else this.#warned = '';
+    this.#changed(layer);
+  }
+
+  // Hands the input to the elements `for` names; says which names it could not use.
+  #feed(values, layer) {
+    const root = this.getRootNode();
+    const unused = [];
+    for (const id of parseForIds(this.getAttribute('for'))) {
+      const target = root.getElementById?.(id) ?? null;
+      const attributes = target ? feedFor(target.localName, values, layer) : null;
+      if (!target) unused.push(`no element has the id \u201c${id}\u201d`);
+      else if (!attributes) unused.push(`<${target.localName} id="${id}"> takes none of these inputs`);
+      else {
+        for (const [name, value] of Object.entries(attributes)) {
+          if (value === null) target.removeAttribute(name);
+          else if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+        }
+      }
+    }
+    return unused.length === 0 ? null : `for attribute: ${unused.join('; ')}.`;
+  }
+
+  // A reader's value, checked: accepted, it becomes the attributes (and is then handed on).
+  #tryReaderValues(values, refusal) {
+    let layer;
+    try {
+      layer = this.#check(values);
+    } catch (error) {
+      refusal(String(error?.message ?? error));
+      return false;
+    }
+    this.#reflect({ tokens: layer.tokens, seed: layer.seed, x: values.x });
+    return true;
+  }
+
+  #reflect({ tokens, seed, x }) {
+    const set = (name, value) => (value === null || value === undefined ? this.removeAttribute(name) : this.setAttribute(name, value));
+    set('tokens', tokens ? formatTokens(tokens) : null);
+    set('seed', seed === null || seed === undefined ? null : String(seed));
+    set('x', x ? formatVectors(x) : null);
+    this.#scheduleRender();  // also when nothing changed: the message of a refusal goes
+  }
+
+  #listen() {
+    const { tokens, seed, reset } = this.#nodes;
+    tokens.addEventListener('change', () => {
+      if (!this.#layer) return;
+      const kept = keptTokens(this.#layer.tokens);
+      let words;
+      try {
+        words = parseTokens(tokens.value);
+      } catch (error) {
+        this.#refuse(fieldRefusal('Tokens', error.detail ?? error.message, kept, 'they were'), tokens);
+        return;
+      }
+      // New tokens need new vectors: the seed draws them.
+      this.#tryReaderValues({ tokens: words, seed: this.#layer.seed, x: null },
+        (message) => this.#refuse(fieldRefusal('Tokens', withoutPath(message, 'tokens'), kept, 'they were'), tokens));
+    });
+    seed.addEventListener('change', () => {
+      if (!this.#layer) return;
+      const kept = keptSeed(this.#layer.seed);
+      const value = parseSeedText(seed.value);
+      if (value === null) {
+        this.#refuse(fieldRefusal('Seed', `${quoteTyped(seed.value)} is not a whole number`, kept), seed);
+        return;
+      }
+      this.#tryReaderValues({ tokens: this.#layer.tokens, seed: value, x: null },
+        (message) => this.#refuse(fieldRefusal('Seed', withoutPath(message, 'seed'), kept), seed));
+    });
+    reset.addEventListener('click', () => {
+      if (this.#layer) this.#tryReaderValues({ tokens: this.#layer.tokens, seed: this.#layer.seed, x: null }, (message) => this.#refuse(message));
+    });
+    this.#body.addEventListener('change', (event) => this.#cellChanged(event.target));
+    // Escape puts a refused cell's good value back.
+    this.#body.addEventListener('keydown', (event) => {
+      const input = event.target;
+      if (event.key !== 'Escape' || !this.#layer || input?.dataset?.row === undefined) return;
+      input.value = this.#cellText(input);
+      this.#mark(input, false);
+      this.#say(null);
+    });
+  }
+
+  #cellText(input) {
+    return formatVectorValue(this.#layer.x[Number(input.dataset.row)][Number(input.dataset.col)]);
+  }
+
+  #cellChanged(input) {
+    if (!this.#layer || input?.dataset?.row === undefined) return;
+    const row = Number(input.dataset.row);
+    const col = Number(input.dataset.col);
+    const cell = { col, token: this.#layer.tokens[row], kept: this.#layer.x[row][col] };
+    const value = parseNumberText(input.value);
+    if (value === null) {
+      this.#refuse(cellRefusal({ ...cell, why: notANumber(input.value) }), input);
+      return;
+    }
+    if (Math.fround(value) === cell.kept) {
+      // The number it already has (typed again, or put back): nothing changes but its text.
+      input.value = formatVectorValue(cell.kept);
+      if (input.getAttribute('aria-invalid') === 'true') {
+        this.#mark(input, false);
+        this.#say(null);
+        this.#changed(this.#layer);
+      }
+      return;
+    }
+    const x = this.#layer.x.map((values) => [...values]);
+    x[row][col] = value;
+    this.#tryReaderValues({ tokens: this.#layer.tokens, seed: this.#layer.seed, x },
+      (message) => this.#refuse(cellRefusal({ ...cell, why: message, core: true }), input));
+  }
+
+  // A refusal: said in the message (on `field`, when a reader's field or cell is at fault); the
+  // input in use, and so every element it feeds, stays as it was. An author's mistake (`warn`)
+  // goes to the console too, as the other elements' do; a reader's typing does not.
+  #refuse(text, field = null, { warn = false } = {}) {
+    if (field) this.#mark(field, true);
+    this.#say(text);
+    if (warn) this.#warn(text);
+    this.#changed(null, text);
+  }
+
+  #warn(text) {
+    if (this.#warned === text) return;
+    this.#warned = text;
+    console.warn(`${this.describe()}: ${text}`);
+  }
+
+  #mark(field, refused) {
+    if (refused) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', this.#nodes.message.id);
+    } else {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-describedby');
+    }
+  }
+
+  #say(text) {
+    const { message } = this.#nodes;
+    message.hidden = text === null;
+    message.textContent = text ?? '';
+    this.#problem = text;
+  }
+
+  #changed(result, problem = this.#problem) {
+    this.dispatchEvent(new CustomEvent(SEQUEL_CHANGE_EVENT, { bubbles: true, composed: true, detail: { result, problem } }));
+  }
+}
