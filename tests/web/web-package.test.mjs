@@ -43,7 +43,10 @@ before(async () => {
     [ELEMENT_NAMES.nextWord]: module.AttentionNextWordElement,
     [ELEMENT_NAMES.headDimStudy]: module.AttentionHeadDimStudyElement,
   };
-  declarations = await read(packageDir, 'attention-explainer.d.ts');
+  // The main entry's declarations: the API, and the elements in a file of their own it re-exports.
+  const main = await read(packageDir, 'attention-explainer.d.ts');
+  assert.match(main, /^export \* from '\.\/attention-explainer-elements\.js';$/m, 'the main declarations re-export the elements');
+  declarations = `${main}\n${await read(packageDir, 'attention-explainer-elements.d.ts')}`;
   authors = Object.fromEntries(await Promise.all(AUTHOR_PAGES.map(async (name) => [name, await read(siteDir, name)])));
 });
 
