@@ -2,7 +2,7 @@
 // generated package.json (version = CMake's project version, types first in exports), the
 // CHANGELOG's form, the hand-written declarations (every API method, element and attribute),
 // the authors' pages (every element, attribute, hash key, custom property and part, each said on
-// one of the two pages and not on both), and the
+// one of the pages and not on two), and the
 // size benchmark's view of the module graph.
 //
 // Run after the wasm build: the package is build/site/web/ (ATTN_SITE_DIR may name another
@@ -23,11 +23,11 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
 const packageDir = join(siteDir, 'web');
 const read = (...parts) => readFile(join(...parts), 'utf8');
-const AUTHOR_PAGES = ['authors.html', 'authors-sequel.html'];
+const AUTHOR_PAGES = ['authors.html', 'authors-sequel.html', 'authors-iframe.html'];
 
 let elements;   // tag name -> class, from the built module
 let declarations;
-let authors;   // page name -> its HTML: the walkthrough's elements, and parts two and three's
+let authors;   // page name -> its HTML: the walkthrough's elements, parts two and three's, the iframe embed
 
 before(async () => {
   assert.ok(existsSync(join(packageDir, 'package.json')), 'build/site/web/package.json: build the site first (scripts/build)');
