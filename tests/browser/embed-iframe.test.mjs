@@ -143,10 +143,10 @@ describe('the embed page in iframes, plain and sandboxed', { timeout: TEST_TIMEO
 });
 
 describe('the documented parent snippet', () => {
-  it('on the authors\u2019 page is the code of embed-resize.js the test above runs', async () => {
-    const authors = await readFile(path.join(SITE, 'authors.html'), 'utf8');
+  it('on the authors\u2019 page for the iframe is the code of embed-resize.js the test above runs', async () => {
+    const authors = await readFile(path.join(SITE, 'authors-iframe.html'), 'utf8');
     const snippet = /<pre[^>]*id="snippet-resize"[^>]*><code>([\s\S]*?)<\/code><\/pre>/.exec(authors);
-    assert.ok(snippet, 'authors.html has a <pre id="snippet-resize">');
+    assert.ok(snippet, 'authors-iframe.html has a <pre id="snippet-resize">');
     const unescape = (html) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     const code = (await readFile(path.join(SITE, 'embed-resize.js'), 'utf8'))
       .split('\n').filter((line) => !line.startsWith('//')).join('\n').trim();

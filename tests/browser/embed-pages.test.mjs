@@ -1,6 +1,7 @@
 // The site's own pages for authors: the example article (one model through its prose, plus an
-// explainer of its own), the two authors' pages with their live demos, and the embed page on a
-// narrow screen. All under the strict policy, without errors or warnings.
+// explainer of its own), the two authors' pages with their live demos, the iframe embed's page
+// of snippets, and the embed page on a narrow screen. All under the strict policy, without errors
+// or warnings.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -145,6 +146,29 @@ describe('the two authors\u2019 pages in axe-core', { timeout: TEST_TIMEOUT * 2 
       }
     });
   }
+});
+
+describe('authors-iframe.html', { timeout: TEST_TIMEOUT }, () => {
+  it('loads cleanly, and has no WCAG 2 A/AA violation in light, none of the colour rules in dark', async () => {
+    const opened = await openHostPage(browser, `${server.url}authors-iframe.html`);
+    try {
+      const { page } = opened;
+      await page.waitForLoadState('load');
+      await assertClean(opened);
+      assert.ok(await page.locator('#iframe pre#snippet-resize').count() === 1, 'the iframe embed\u2019s section with its snippet');
+      const violations = async (colorScheme) => {
+        await page.emulateMedia({ colorScheme });
+        const axe = new AxeBuilder({ page });
+        const results = await (colorScheme === 'light' ? axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']) : axe.withRules(COLOUR_RULES)).analyze();
+        assert.ok(results.passes.length >= 1, `axe ran its checks (${colorScheme})`);
+        return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+      };
+      assert.deepEqual(await violations('light'), [], 'light');
+      assert.deepEqual(await violations('dark'), [], 'dark');
+    } finally {
+      await opened.close();
+    }
+  });
 });
 
 describe('embed.html on a narrow screen', { timeout: TEST_TIMEOUT }, () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_TIMEOUT, settlePage, startBrowserAndHost, stopBrowserAndHost } from './embed-harness.mjs';
 
-const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html', 'authors-sequel.html'];
+const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html', 'authors-sequel.html', 'authors-iframe.html'];
 
 let browser;
 let server;

@@ -15,7 +15,9 @@ import {
 } from './embed-harness.mjs';
 import { MARKUP } from '../support/bad-inputs.mjs';
 
-const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html', 'authors-sequel.html'];
+const PAGES = ['index.html', 'sequel.html', 'training.html', 'embed.html', 'example-article.html', 'authors.html', 'authors-sequel.html', 'authors-iframe.html'];
+// Pages of prose and snippets only: no element on them, so no core to load.
+const WITHOUT_CORE = ['authors-iframe.html'];
 const SCRIPT_MARKUP = '<script>alert(2)</script>';
 const BOLD = '<b>cat</b>';
 const ALL_STEPS = 'q,k,v,scores,scaled,masked,softmax,weights,mix,out,grid,arrows';
@@ -51,7 +53,8 @@ describe('no network: only the site\u2019s own files are requested', { timeout: 
         await page.goto(new URL(name, siteBase).href);
         await settlePage(page);
         assert.deepEqual(refused, [], `${name} asked for something that is not one of the site's files`);
-        assert.ok(allowed.some((p) => p.endsWith('.wasm')), `${name}: the core was loaded (${allowed.join(', ')})`);
+        const loadedCore = allowed.some((p) => p.endsWith('.wasm'));
+        assert.equal(loadedCore, !WITHOUT_CORE.includes(name), `${name}: the core was ${loadedCore ? '' : 'not '}loaded (${allowed.join(', ')})`);
         assert.deepEqual(errors, []);
         console.log(`${name}: ${allowed.length} requests, all for the site's own files`);
       } finally {

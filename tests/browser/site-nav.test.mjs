@@ -9,9 +9,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { COLOUR_RULES } from './browser-harness.mjs';
 import { TEST_TIMEOUT, startBrowserAndHost, stopBrowserAndHost } from './embed-harness.mjs';
 
-const PAGES = ['index.html', 'sequel.html', 'training.html', 'authors.html', 'benchmark.html', 'example-article.html', 'authors-sequel.html'];
+const PAGES = ['index.html', 'sequel.html', 'training.html', 'authors.html', 'benchmark.html', 'example-article.html', 'authors-sequel.html', 'authors-iframe.html'];
 // Pages outside the header's five siblings: none of its links is the current page.
-const UNLISTED = ['example-article.html', 'authors-sequel.html'];
+const UNLISTED = ['example-article.html', 'authors-sequel.html', 'authors-iframe.html'];
 const NAV_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 let browser;
 let server;

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 
 const SITE = new URL('../../site/', import.meta.url);
 const SIBLINGS = ['index.html', 'sequel.html', 'training.html', 'authors.html', 'benchmark.html'];
-const PAGES = [...SIBLINGS, 'example-article.html', 'authors-sequel.html'];
+const PAGES = [...SIBLINGS, 'example-article.html', 'authors-sequel.html', 'authors-iframe.html'];
 const read = (name) => readFile(new URL(name, SITE), 'utf8');
 const NAV = /<nav class="site-nav"[\s\S]*?<\/nav>/g;
 

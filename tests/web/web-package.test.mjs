@@ -2,7 +2,7 @@
 // generated package.json (version = CMake's project version, types first in exports), the
 // CHANGELOG's form, the hand-written declarations (every API method, element and attribute),
 // the authors' pages (every element, attribute, hash key, custom property and part, each said on
-// one of the two pages and not on both), and the
+// one of the pages and not on two), and the
 // size benchmark's view of the module graph.
 //
 // Run after the wasm build: the package is build/site/web/ (ATTN_SITE_DIR may name another
@@ -23,11 +23,11 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const siteDir = resolve(process.env.ATTN_SITE_DIR ?? join(repoRoot, 'build', 'site'));
 const packageDir = join(siteDir, 'web');
 const read = (...parts) => readFile(join(...parts), 'utf8');
-const AUTHOR_PAGES = ['authors.html', 'authors-sequel.html'];
+const AUTHOR_PAGES = ['authors.html', 'authors-sequel.html', 'authors-iframe.html'];
 
 let elements;   // tag name -> class, from the built module
 let declarations;
-let authors;   // page name -> its HTML: the walkthrough's elements, and parts two and three's
+let authors;   // page name -> its HTML: the walkthrough's elements, parts two and three's, the iframe embed
 
 before(async () => {
   assert.ok(existsSync(join(packageDir, 'package.json')), 'build/site/web/package.json: build the site first (scripts/build)');
@@ -43,7 +43,10 @@ before(async () => {
     [ELEMENT_NAMES.nextWord]: module.AttentionNextWordElement,
     [ELEMENT_NAMES.headDimStudy]: module.AttentionHeadDimStudyElement,
   };
-  declarations = await read(packageDir, 'attention-explainer.d.ts');
+  // The main entry's declarations: the API, and the elements in a file of their own it re-exports.
+  const main = await read(packageDir, 'attention-explainer.d.ts');
+  assert.match(main, /^export \* from '\.\/attention-explainer-elements\.js';$/m, 'the main declarations re-export the elements');
+  declarations = `${main}\n${await read(packageDir, 'attention-explainer-elements.d.ts')}`;
   authors = Object.fromEntries(await Promise.all(AUTHOR_PAGES.map(async (name) => [name, await read(siteDir, name)])));
 });
 
