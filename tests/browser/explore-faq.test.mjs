@@ -215,6 +215,7 @@ describe('the working of a cell', { timeout: TEST_TIMEOUT }, () => {
     assert.deepEqual((await highlighted()).sort(), ['masked[1][0]', 'masked[1][1]']);
     await page.keyboard.press('End');
     assert.equal(await working('table-weights'), 'row sum of cat = 0.2799 + 0.7201 = 1.0000');
+    assert.ok((await highlighted()).every((name) => name.startsWith('weights[1][')), 'the row it adds up, in its own table');
   });
 
   it('works out a weight of the article\'s four-token grid from that example\'s own trace', async () => {
@@ -226,6 +227,10 @@ describe('the working of a cell', { timeout: TEST_TIMEOUT }, () => {
     assert.match(text, new RegExp(`^weight of cat on the = e\\^\\d\\.\\d{3} ÷ \\d\\.\\d{4} = .* = ${printed}$`));
     assert.match(printed, /^0\.78\d\d$/, 'the article\'s 0.784');
     assert.deepEqual(await highlighted(), [], 'nothing of the reader\'s example is marked as its source');
+    // Its row sum adds up its own row: that row of the grid is marked, nothing else.
+    await page.locator('table[data-table="grid"] td.extra[data-row="1"]').hover();
+    const marked = await highlighted();
+    assert.ok(marked.length > 0 && marked.every((name) => name.startsWith('grid[1][')), `the grid's own row: ${marked}`);
   });
 
   it('works out the mix and out[cat], and follows an edit', async () => {

@@ -37,14 +37,17 @@ export function showWorkingsOnPoint(container, { trace, panelFor }) {
   }
 
   // Marks the cells a working read: those of the tables named in `sources` that show the same
-  // trace as the pointed cell (a table of another example is no source of it).
+  // trace as the pointed cell (a table of another example is no source of it); a source named
+  // as the pointed cell's own table is that table only.
   function highlight(sources, td, shown) {
     clearHighlights();
     td?.classList.add('selected-cell');
+    const own = td?.closest('table[data-table]') ?? null;
     for (const [table, row, col] of sources) {
       const rows = row === null ? '' : `[data-row="${row}"]`;
       const cols = col === null ? '' : `[data-col="${col}"]`;
-      for (const cell of container.querySelectorAll(`table[data-table="${table}"] td${rows}${cols}`)) {
+      const tables = own?.dataset.table === table ? [own] : container.querySelectorAll(`table[data-table="${table}"]`);
+      for (const cell of [...tables].flatMap((found) => [...found.querySelectorAll(`td${rows}${cols}`)])) {
         if ((!cell.closest('tfoot') || row === null) && trace(cell) === shown) cell.classList.add('source-cell');
       }
     }

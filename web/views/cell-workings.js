@@ -29,7 +29,8 @@ const result = (doc, text) => element(doc, 'strong', 'value', text);
 const sum = (doc, terms) => element(doc, 'span', 'terms', formatSignedTerms(terms, DECIMALS.softmax).replace(/([+\u2212]) /gu, '$1\u00a0'));
 
 // Cells to highlight: [table name, row, col]; a missing col means the whole row, a missing
-// row the whole column.
+// row the whole column. A source named as the pointed cell's own table is that table alone
+// (pencil mode shows several tables of one step, a grid's row sum adds up its own row).
 const allCols = (table, row) => [[table, row, null]];
 
 /**
@@ -70,13 +71,13 @@ export const WORKINGS = {
     }
     return { node: block(doc, title, lines), sources: [['scaled', i, j]] };
   },
-  weights(doc, trace, { row: i, col: j, extra }) {
+  weights(doc, trace, { row: i, col: j, extra, table = 'weights' }) {
     if (extra) {
       return {
         node: block(doc, `row sum of ${trace.tokens[i]}`, [
           [sum(doc, trace.weights[i])], [result(doc, f4(trace.weight_sums[i]))],
         ]),
-        sources: allCols('weights', i),
+        sources: allCols(table, i),
       };
     }
     return { node: renderWorking(doc, trace, { row: i, col: j, of: 'weight' }), sources: allCols('masked', i) };
