@@ -6,34 +6,16 @@
 // light-dom step (a refusal, Escape), and switching the attribute off and on again.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, assertTable, openHostPage, readShadowTable, referenceAttention,
-  startBrowserAndHost, stopBrowserAndHost, waitForElements,
+  TEST_TIMEOUT, assertTable, readShadowTable, referenceAttention, THREE, withFixturePage,
 } from './embed-harness.mjs';
 
-const THREE = {
-  tokens: ['the', 'cat', 'sat'],
-  q: [[0.5, -1.25, 2], [1.5, 0.25, -0.75], [-2, 1, 0.5]],
-  k: [[1, 0.5, -0.5], [-0.25, 2, 1], [0.75, -1.5, 0.25]],
-  v: [[1, 0, 0.5], [0, 1, -1], [0.5, -0.5, 2]],
-};
 const HOST_COLOUR = 'rgb(1, 2, 3)';   // light-dom.css colours the page's table cells
 
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  ({ browser, server } = await startBrowserAndHost());
-  opened = await openHostPage(browser, server.fixture('light-dom.html'));
-  page = opened.page;
-  await waitForElements(page);
-});
-after(async () => {
-  await opened?.close();
-  await stopBrowserAndHost(browser, server);
+withFixturePage('light-dom.html', (shown) => {
+  page = shown.page;
 });
 
 // Where element `id` drew its weights table, and how the host page's CSS reached it.

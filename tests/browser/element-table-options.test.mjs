@@ -6,33 +6,16 @@
 // (The walkthrough's four-token section is made of such steps.)
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, assertPrinted, assertTable, openHostPage, readShadowTable, referenceAttention,
-  startBrowserAndHost, stopBrowserAndHost, waitForElements,
+  TEST_TIMEOUT, assertPrinted, assertTable, readShadowTable, referenceAttention, THREE, withFixturePage,
 } from './embed-harness.mjs';
 
-const THREE = {
-  tokens: ['the', 'cat', 'sat'],
-  q: [[0.5, -1.25, 2], [1.5, 0.25, -0.75], [-2, 1, 0.5]],
-  k: [[1, 0.5, -0.5], [-0.25, 2, 1], [0.75, -1.5, 0.25]],
-  v: [[1, 0, 0.5], [0, 1, -1], [0.5, -0.5, 2]],
-};
-
-let browser;
-let server;
 let opened;
 let page;
-
-before(async () => {
-  ({ browser, server } = await startBrowserAndHost());
-  opened = await openHostPage(browser, server.fixture('table-options.html'));
-  page = opened.page;
-  await waitForElements(page);
-});
-after(async () => {
-  await opened?.close();
-  await stopBrowserAndHost(browser, server);
+withFixturePage('table-options.html', (shown) => {
+  opened = shown;
+  page = shown.page;
 });
 
 // The names of the shadow-root tables of element `id`, and whether it shows a legend.

@@ -7,33 +7,14 @@
 // vocabulary has not; a bad row named.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, assertPrinted, openHostPage, readMessage, readShadowTable, referenceAttention,
-  startBrowserAndHost, stopBrowserAndHost, waitForElements,
+  TEST_TIMEOUT, assertPrinted, readMessage, readShadowTable, referenceAttention, THREE, withFixturePage,
 } from './embed-harness.mjs';
 
-const THREE = {
-  tokens: ['the', 'cat', 'sat'],
-  q: [[0.5, -1.25, 2], [1.5, 0.25, -0.75], [-2, 1, 0.5]],
-  k: [[1, 0.5, -0.5], [-0.25, 2, 1], [0.75, -1.5, 0.25]],
-  v: [[1, 0, 0.5], [0, 1, -1], [0.5, -0.5, 2]],
-};
-
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  ({ browser, server } = await startBrowserAndHost());
-  opened = await openHostPage(browser, server.fixture('workings.html'));
-  page = opened.page;
-  await waitForElements(page);
-});
-after(async () => {
-  await opened?.close();
-  await stopBrowserAndHost(browser, server);
+withFixturePage('workings.html', (shown) => {
+  page = shown.page;
 });
 
 // The working panel of element `id`: its text, the working's result, and the marked cells.

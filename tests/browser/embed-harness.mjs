@@ -9,6 +9,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CSP, SITE_ROOT, launchBrowser, startStaticServer } from './browser-harness.mjs';
 
@@ -141,6 +142,28 @@ export async function stopBrowserAndHost(browser, server) {
 }
 
 /**
+ * The hooks of a test file about one fixture page: before its tests, Chromium, the host server
+ * and `fixture` opened with its elements settled, handed to `opened`; after them, all closed.
+ * @param {string} fixture  a file of tests/browser/fixtures
+ * @param {(opened: Awaited<ReturnType<typeof openHostPage>>) => void} opened
+ */
+export function withFixturePage(fixture, opened) {
+  let browser;
+  let server;
+  let page;
+  before(async () => {
+    ({ browser, server } = await startBrowserAndHost());
+    page = await openHostPage(browser, server.fixture(fixture));
+    await waitForElements(page.page);
+    opened(page);
+  });
+  after(async () => {
+    await page?.close();
+    await stopBrowserAndHost(browser, server);
+  });
+}
+
+/**
  * Waits until a site page has done its work: the walkthrough's status, or every element's
  * outcome; then scrolls to the end so that everything lazy has loaded.
  * @param {import('playwright-core').Page} page
@@ -192,6 +215,14 @@ export function readMessage(target, hostId) {
     return message && !message.hidden ? message.textContent : null;
   }, hostId);
 }
+
+/** The three-token example the fixtures' <attention-model id="three"> is configured with. */
+export const THREE = Object.freeze({
+  tokens: ['the', 'cat', 'sat'],
+  q: [[0.5, -1.25, 2], [1.5, 0.25, -0.75], [-2, 1, 0.5]],
+  k: [[1, 0.5, -0.5], [-0.25, 2, 1], [0.75, -1.5, 0.25]],
+  v: [[1, 0, 0.5], [0, 1, -1], [0.5, -0.5, 2]],
+});
 
 // ---------------------------------------------------------------------------------------------
 // The float64 reference: one attention head written out plainly, independent of the core.

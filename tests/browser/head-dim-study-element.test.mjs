@@ -5,28 +5,16 @@
 // whole numbers and a sample count over the core's limit are each named in the element's box.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  TEST_TIMEOUT, openHostPage, readMessage, readShadowTable, startBrowserAndHost, stopBrowserAndHost,
-  waitForElements,
+  TEST_TIMEOUT, readMessage, readShadowTable, withFixturePage,
 } from './embed-harness.mjs';
 
 const REQUEST = { head_dims: [4, 16, 64], samples: 32, seed: 3 };  // the #small element's attributes
 
-let browser;
-let server;
-let opened;
 let page;
-
-before(async () => {
-  ({ browser, server } = await startBrowserAndHost());
-  opened = await openHostPage(browser, server.fixture('head-dim-study.html'));
-  page = opened.page;
-  await waitForElements(page);
-});
-after(async () => {
-  await opened?.close();
-  await stopBrowserAndHost(browser, server);
+withFixturePage('head-dim-study.html', (shown) => {
+  page = shown.page;
 });
 
 // What the core answers for the request, asked directly, for the printed table to be read against.

@@ -73,6 +73,7 @@ export class AttentionElementBase extends ElementBase {
   #body;
   #warned = '';
   #renderQueued = false;
+  #coreLoad = null;
 
   constructor() {
     super();
@@ -230,6 +231,20 @@ export class AttentionElementBase extends ElementBase {
   /** Clears the edit message if it tells of a refused cell. */
   clearRefusal() {
     if (this.#editMessage.dataset.kind === 'refused') this.showEditMessage(null);
+  }
+
+  /**
+   * Loads the core's `build` for this element once: `ready(attention)` gets it; a failure is
+   * said in the element's box, and the next call tries again.
+   * @param {'embed' | 'simd' | 'scalar'} build
+   * @param {(attention: object) => void} ready
+   */
+  loadCoreOnce(build, ready) {
+    if (this.#coreLoad) return;
+    this.#coreLoad = loadAttention(build).then(ready, (error) => {
+      this.#coreLoad = null;
+      this.showLoadFailure(error);
+    });
   }
 
   /** Says the core could not load, in this element's box. */

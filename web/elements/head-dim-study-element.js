@@ -9,7 +9,7 @@
 // The study is about a tenth of a second of the core's work: the first one waits for the next
 // frame after the core has loaded, so that the page around it is drawn first.
 
-import { AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren } from './element-base.js';
+import { AttentionElementBase, computingNote, problemOf, syncChildren } from './element-base.js';
 import { CORE_CHOICES, ConfigError } from './element-config.js';
 import { CHANGE_EVENT } from './element-explainer.js';
 import { parseWhole, requestFrom, rewordCoreError } from './request-config.js';
@@ -41,7 +41,6 @@ export class AttentionHeadDimStudyElement extends AttentionElementBase {
   static observedAttributes = [...Object.keys(STUDY_ATTRIBUTES), 'controls', 'light-dom'];
 
   #attention = null;
-  #loading = false;
   #study = null;
   #choice = null;
 
@@ -57,17 +56,11 @@ export class AttentionHeadDimStudyElement extends AttentionElementBase {
 
   connectedCallback() {
     this.placeFrame();
-    if (!this.#attention && !this.#loading) {
-      this.#loading = true;
-      loadAttention(CORE_CHOICES.full).then(async (attention) => {
-        await nextFrame(this.ownerDocument.defaultView);
-        this.#attention = attention;
-        if (this.isConnected) this.render();
-      }, (error) => {
-        this.#loading = false;
-        this.showLoadFailure(error);
-      });
-    }
+    this.loadCoreOnce(CORE_CHOICES.full, async (attention) => {
+      await nextFrame(this.ownerDocument.defaultView);
+      this.#attention = attention;
+      if (this.isConnected) this.render();
+    });
     this.render();
   }
 

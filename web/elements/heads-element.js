@@ -7,7 +7,7 @@
 // still wins for its field). After every new layer it fires `attention-change` with
 // `detail.layer`, what multiHead() returned.
 
-import { AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren } from './element-base.js';
+import { AttentionElementBase, computingNote, problemOf, syncChildren } from './element-base.js';
 import { CORE_CHOICES, ConfigError, formatTokens, parseTokens } from './element-config.js';
 import { CHANGE_EVENT } from './element-explainer.js';
 import { adoptHeadsStyles } from './heads-styles.js';
@@ -34,7 +34,6 @@ export class AttentionHeadsElement extends AttentionElementBase {
   static observedAttributes = [...Object.keys(HEADS_ATTRIBUTES), 'model'];
 
   #attention = null;
-  #loading = false;
   #layer = null;
   #view = null;
   #follower = new ModelFollower(this, () => this.scheduleRender());
@@ -52,16 +51,10 @@ export class AttentionHeadsElement extends AttentionElementBase {
 
   connectedCallback() {
     this.#follower.resolve();
-    if (!this.#attention && !this.#loading) {
-      this.#loading = true;
-      loadAttention(CORE_CHOICES.full).then((attention) => {
-        this.#attention = attention;
-        this.scheduleRender();
-      }, (error) => {
-        this.#loading = false;
-        this.showLoadFailure(error);
-      });
-    }
+    this.loadCoreOnce(CORE_CHOICES.full, (attention) => {
+      this.#attention = attention;
+      this.scheduleRender();
+    });
     this.render();
   }
 
