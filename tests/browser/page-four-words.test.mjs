@@ -7,10 +7,10 @@
 // Build the site first (cmake --preset wasm && cmake --build --preset wasm).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { openPage, parsePrinted, readTable } from './browser-harness.mjs';
+import { describe, it } from 'node:test';
+import { parsePrinted, readTable } from './browser-harness.mjs';
 import {
-  TEST_TIMEOUT, assertPrinted, readArticle, referenceAttention, startWalkthroughSite, written,
+  TEST_TIMEOUT, assertPrinted, referenceAttention, withWalkthroughPage, written,
 } from './page-harness.mjs';
 
 // WCAG relative luminance of a computed "rgb(r, g, b)" colour.
@@ -22,31 +22,14 @@ function luminance(color) {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-let site;
-
-before(async () => {
-  site = await startWalkthroughSite();
-});
-
-after(async () => {
-  await site?.close();
-});
-
 describe('the walkthrough under a strict Content-Security-Policy', { timeout: TEST_TIMEOUT * 4 }, () => {
-  let opened;
   let page;
   let article;
   let four;  // float64 reference of the four-token example
-
-  before(async () => {
-    opened = await openPage(site.browser, site.cspServer.url);
-    page = opened.page;
-    article = await readArticle(page);
+  withWalkthroughPage((shown, articleShown) => {
+    page = shown;
+    article = articleShown;
     four = referenceAttention(article.four_words);
-  });
-
-  after(async () => {
-    await opened?.close();
   });
 
   it('draws the causal grid of the four-token sentence: hatched mask, shaded weights, rows of one', async () => {

@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_CSP, SITE_ROOT, launchBrowser, parsePrinted, startStaticServer } from './browser-harness.mjs';
+import { after, before } from 'node:test';
+import {
+  PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, startStaticServer,
+} from './browser-harness.mjs';
 
 export const MINUS = '\u2212';
 export const TEST_TIMEOUT = 60_000;
@@ -37,6 +40,26 @@ export async function startWalkthroughSite({ plain = false } = {}) {
       await plainServer?.close();
     },
   };
+}
+
+/**
+ * The hooks of a test file about the walkthrough under its policy: before its tests, the site
+ * started and the page opened on it, handed to `shown` with the article's examples; after
+ * them, both closed.
+ * @param {(page: import('playwright-core').Page, article: object) => void} shown
+ */
+export function withWalkthroughPage(shown) {
+  let site;
+  let opened;
+  before(async () => {
+    site = await startWalkthroughSite();
+    opened = await openPage(site.browser, site.cspServer.url);
+    shown(opened.page, await readArticle(opened.page));
+  });
+  after(async () => {
+    await opened?.close();
+    await site?.close();
+  });
 }
 
 /** The article's examples and vocabulary, as the core loaded by `page` gives them. */

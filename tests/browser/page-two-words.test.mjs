@@ -9,10 +9,10 @@
 // Build the site first (cmake --preset wasm && cmake --build --preset wasm).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { cellAt, openPage, parsePrinted, readTable } from './browser-harness.mjs';
+import { describe, it } from 'node:test';
+import { cellAt, parsePrinted, readTable } from './browser-harness.mjs';
 import {
-  MINUS, TEST_TIMEOUT, assertPrinted, readArticle, referenceAttention, startWalkthroughSite, written,
+  MINUS, TEST_TIMEOUT, assertPrinted, referenceAttention, withWalkthroughPage, written,
 } from './page-harness.mjs';
 
 function referenceNextWord(row, vocabulary) {
@@ -41,31 +41,14 @@ function assertMatrix(table, labels, expected, decimals, what) {
   });
 }
 
-let site;
-
-before(async () => {
-  site = await startWalkthroughSite();
-});
-
-after(async () => {
-  await site?.close();
-});
-
 describe('the walkthrough under a strict Content-Security-Policy', { timeout: TEST_TIMEOUT * 4 }, () => {
-  let opened;
   let page;
   let article;
   let two;   // float64 reference of the two-token example
-
-  before(async () => {
-    opened = await openPage(site.browser, site.cspServer.url);
-    page = opened.page;
-    article = await readArticle(page);
+  withWalkthroughPage((shown, articleShown) => {
+    page = shown;
+    article = articleShown;
     two = referenceAttention(article.two_words);
-  });
-
-  after(async () => {
-    await opened?.close();
   });
 
   it('shows Q, K and V as editable cells holding the article\'s numbers exactly', async () => {
