@@ -173,6 +173,32 @@ describe('<attention-layer-inputs> on an author\u2019s page', () => {
     assert.equal(await reset.isDisabled(), true);
   });
 
+  it('is one Tab stop whose fields the arrow keys walk, and a number typed on the way reaches the sections', { timeout: TEST_TIMEOUT }, async () => {
+    const focused = () => page.evaluate(() => {
+      const active = document.getElementById('inputs').shadowRoot.activeElement;
+      return active?.dataset.row === undefined ? null : [Number(active.dataset.row), Number(active.dataset.col)];
+    });
+    const stops = await page.evaluate(() => Array.from(
+      document.getElementById('inputs').shadowRoot.querySelectorAll('table[data-table="x"] input'), (field) => field.tabIndex));
+    assert.equal(stops.filter((index) => index === 0).length, 1, 'one field of the table is in the Tab order');
+    assert.ok(stops.length > 1 && stops.filter((index) => index === -1).length === stops.length - 1);
+    await cell(0, 0).focus();
+    await page.keyboard.press('ArrowDown');
+    assert.deepEqual(await focused(), [1, 0], 'Down keeps the column');
+    await page.keyboard.press('ArrowRight');  // the field's text is selected: Right moves the caret to its end first
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await focused(), [1, 1], 'Right at the end of the text moves to the next field');
+    await page.keyboard.press('ArrowUp');
+    assert.deepEqual(await focused(), [0, 1]);
+    // Typing, then moving on by arrow key, commits the number as leaving by Tab does.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0.5');
+    await page.keyboard.press('ArrowDown');
+    await settle(page);
+    assert.deepEqual(await focused(), [1, 1]);
+    assert.equal(await page.evaluate(() => document.getElementById('gqa').result.layer.x[0][1]), 0.5);
+  });
+
   it('sets its attributes from values, and fires attention-change once the sections have them', { timeout: TEST_TIMEOUT }, async () => {
     const seen = await page.evaluate(() => new Promise((resolve) => {
       const inputs = document.getElementById('inputs');

@@ -1,9 +1,11 @@
 // What <attention-layer-inputs> draws: the tokens and seed fields, the "Back to the seeded
 // vectors" button, the message a refusal is said in, and the token vectors X as a table of
-// fields. Every number arrives computed (the core's X, seeded or the reader's own); a redraw of
-// the same shape writes the numbers into the fields already there, so that the field a reader
-// has just left, and the one they moved to, keep their place and focus.
+// fields (one Tab stop, the arrow keys between its fields). Every number arrives computed (the
+// core's X, seeded or the reader's own); a redraw of the same shape writes the numbers into the
+// fields already there, so that the field a reader has just left, and the one they moved to,
+// keep their place and focus.
 
+import { makeCellsNavigable } from '../cell-navigation.js';
 import { element } from '../page-slots.js';
 import { renderMatrixTable } from '../render-tables.js';
 import { scrollable, labels } from './tables.js';
@@ -73,6 +75,8 @@ export function renderVectorTable(doc, layer, edited) {
     input.setAttribute('part', 'input');
     cell.replaceChildren(input);
   }
+  // One Tab stop, the arrow keys between the fields: as part one's Q, K and V tables.
+  makeCellsNavigable(table);
   return scrollable(doc, table);
 }
 
