@@ -13,9 +13,20 @@ export type StepName =
   | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked' | 'softmax' | 'weights' | 'mix' | 'out'
   | 'grid' | 'arrows';
 
-/** `detail` of the `attention-change` event. */
-export interface AttentionChangeDetail {
-  /** The new trace, same shape as run() returns. Treat it as read-only. */
+/**
+ * `detail` of the `attention-change` event, one shape whichever element fires it: `result` is
+ * what the element now shows (computed by the core; read-only), `problem` what was refused, or
+ * null. Some elements add the result under their own name too (`trace`, `layer`, `study`, `view`).
+ */
+export interface ChangeDetail<Result> {
+  result: Result | null;
+  problem: string | null;
+}
+
+/** `detail` of the `attention-change` event of <attention-explainer> and <attention-model>. */
+export interface AttentionChangeDetail extends ChangeDetail<AttentionTrace> {
+  result: AttentionTrace;
+  /** The new trace (the same object as `result`), same shape as run() returns. */
   trace: AttentionTrace;
 }
 
@@ -178,8 +189,8 @@ export interface MultiHeadLayer {
   out: number[][];
 }
 
-/** The `attention-change` event of <attention-heads>: `detail.layer` is the new layer. */
-export type AttentionHeadsChangeEvent = CustomEvent<{ layer: MultiHeadLayer }>;
+/** The `attention-change` event of <attention-heads>: `detail.result` (and `detail.layer`) is the new layer. */
+export type AttentionHeadsChangeEvent = CustomEvent<ChangeDetail<MultiHeadLayer> & { result: MultiHeadLayer; layer: MultiHeadLayer }>;
 
 /**
  * <attention-heads>: a layer of several heads computed by multiHead() (the full build). Each
@@ -201,8 +212,8 @@ export interface AttentionHeadsElement extends HTMLElement {
   readonly layer: MultiHeadLayer | null;
 }
 
-/** The `attention-change` event of <attention-head-dim-study>: `detail.study` is what headDimStudy() returned. */
-export type AttentionHeadDimStudyChangeEvent = CustomEvent<{ study: Record<string, unknown> }>;
+/** The `attention-change` event of <attention-head-dim-study>: `detail.result` (and `detail.study`) is what headDimStudy() returned. */
+export type AttentionHeadDimStudyChangeEvent = CustomEvent<ChangeDetail<Record<string, unknown>> & { study: Record<string, unknown> }>;
 
 /**
  * <attention-head-dim-study>: why the scores are divided by √d_k, computed by headDimStudy()

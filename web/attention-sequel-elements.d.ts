@@ -7,13 +7,15 @@
 // attributes, listed with examples on the site's authors page for parts two and three
 // (site/authors-sequel.html).
 
+import type { ChangeDetail } from './attention-explainer.js';
+
 export { createAttention } from './attention-explainer.js';
 
 /** The core's answer a sequel element draws: the JSON of the matching AttentionApi request. */
 export type SequelResult = Record<string, unknown>;
 
 /** detail of the bubbling, composed `attention-change` event a sequel element fires after every computation. */
-export interface SequelChangeDetail {
+export interface SequelChangeDetail extends ChangeDetail<SequelResult> {
   result: SequelResult | null;
   /** Why nothing is shown, naming the attribute at fault; null when the result is shown. */
   problem: string | null;

@@ -1,6 +1,8 @@
 // Type declarations for attention-training-elements.js (import "attention-by-hand/training-elements").
 // Hand-written next to the module; tests/web/web-package.test.mjs checks them against it.
 
+import type { ChangeDetail } from './attention-explainer.js';
+
 export { createAttention } from './attention-explainer.js';
 
 /** What a run keeps of every step: its losses (the curve's points). */
@@ -49,7 +51,10 @@ export interface TrainingRun {
 }
 
 /** detail of the bubbling, composed `attention-change` event of <attention-trainer>. */
-export interface TrainingChangeDetail {
+export interface TrainingChangeDetail extends ChangeDetail<TrainingStep> {
+  /** The step shown (the same object as `view`). */
+  result: TrainingStep;
+  problem: null;
   view: TrainingStep;
   /** Whether the step shown is the latest. */
   live: boolean;

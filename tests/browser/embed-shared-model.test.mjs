@@ -78,7 +78,7 @@ before(async () => {
   await page.evaluate(() => {
     globalThis.__changes = [];
     document.addEventListener('attention-change', (event) => {
-      globalThis.__changes.push({ target: event.target.id, weights: event.detail.trace.weights, same: event.detail.trace === event.target.trace });
+      globalThis.__changes.push({ target: event.target.id, weights: event.detail.trace.weights, same: event.detail.trace === event.target.trace && event.detail.result === event.detail.trace && event.detail.problem === null });
     });
   });
 });
@@ -122,7 +122,7 @@ describe('one model across an article, and two explainers beside it', { timeout:
     assert.equal(state.value, '\u22122.5');
     assert.ok(state.changes.length >= 1, 'attention-change fired');
     assert.ok(state.changes.every((change) => change.target === 'cat'), `only the model fired: ${JSON.stringify(state.changes.map((c) => c.target))}`);
-    assert.ok(state.changes.every((change) => change.same), 'the event carries the element\u2019s trace');
+    assert.ok(state.changes.every((change) => change.same), 'the event carries the element\u2019s trace, as detail.result and detail.trace, and no problem');
     const ref = referenceAttention(input);
     state.changes.at(-1).weights.forEach((row, i) => row.forEach((w, j) => assert.ok(Math.abs(w - ref.weights[i][j]) < 1e-6)));
   });

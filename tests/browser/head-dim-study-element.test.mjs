@@ -56,10 +56,13 @@ describe('<attention-head-dim-study>', { timeout: TEST_TIMEOUT }, () => {
 
   it('lets the reader divide by d_k instead: scale is set and attention-change carries the new study', async () => {
     const changed = page.evaluate(() => new Promise((resolve) => {
-      document.getElementById('small').addEventListener('attention-change', (event) => resolve(event.detail.study.scale), { once: true });
+      const study = document.getElementById('small');
+      study.addEventListener('attention-change', ({ detail }) => resolve({
+        scale: detail.study.scale, result: detail.result === study.study && detail.study === study.study, problem: detail.problem,
+      }), { once: true });
     }));
     await page.locator('#small fieldset[data-choice="study-scale"] input[value="d"]').check();
-    assert.equal(await changed, 'd');
+    assert.deepEqual(await changed, { scale: 'd', result: true, problem: null }, 'the event’s result is the study shown');
     assert.equal(await page.evaluate(() => document.getElementById('small').scale), 'd');
     await assertStudyShown('d');
   });

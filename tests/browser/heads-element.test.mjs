@@ -119,7 +119,7 @@ describe('<attention-heads>', { timeout: TEST_TIMEOUT * 2 }, () => {
       root.querySelector('table[data-table="heads-1-wq"]').dataset.kept = 'yes';
       const before = root.querySelector('table[data-table="heads-x"] td.num').textContent;
       document.addEventListener('attention-change', (e) => resolve({
-        target: e.target.id, bubbles: e.bubbles, composed: e.composed, same: e.detail.layer === el.layer,
+        target: e.target.id, bubbles: e.bubbles, composed: e.composed, same: e.detail.layer === el.layer && e.detail.result === el.layer && e.detail.problem === null,
         before, after: root.querySelector('table[data-table="heads-x"] td.num').textContent,
         kept: [...root.querySelectorAll('table[data-kept="yes"]')].map((t) => t.dataset.table),
       }), { once: true });

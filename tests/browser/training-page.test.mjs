@@ -59,9 +59,17 @@ describe('the training page', { timeout: TIMEOUT }, () => {
       const paused = await latestStep(page);
       await page.waitForTimeout(500);
       assert.equal(await latestStep(page), paused, 'no step after Pause');
+      const announced = page.evaluate(() => new Promise((resolve) => {
+        const trainer = document.getElementById('trainer');
+        trainer.addEventListener('attention-change', ({ detail }) => resolve({
+          step: detail.result?.step, same: detail.result === detail.view, problem: detail.problem, live: detail.live,
+        }), { once: true });
+      }));
       await click(page, 'One step');
       await settled(page);
       assert.equal(await latestStep(page), paused + 1);
+      assert.deepEqual(await announced, { step: paused + 1, same: true, problem: null, live: true },
+        'attention-change carries the step shown as detail.result (and detail.view), and no problem');
       const history = await inTrainer(page, () => document.getElementById('trainer').run.history.map((h) => h.step));
       assert.deepEqual(history, Array.from({ length: paused + 2 }, (_, i) => i), 'every step recorded once');
 

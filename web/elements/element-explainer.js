@@ -5,6 +5,7 @@
 // the new trace after every change, an author's or a reader's.
 
 import { AttentionModel } from './attention-model.js';
+import { announceChange } from './change-event.js';
 import {
   AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
 } from './element-base.js';
@@ -15,7 +16,7 @@ import { maskSelect, selectMask, stepView } from '../views/step-views.js';
 import { ElementPractice } from './element-practice.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
-export const CHANGE_EVENT = 'attention-change';
+export { CHANGE_EVENT } from './change-event.js';
 /** Fired by a model element when it connects, so pieces waiting for its id can find it. */
 export const MODEL_CONNECTED_EVENT = 'attention-model-connected';
 
@@ -92,7 +93,7 @@ class ModelOwner extends AttentionElementBase {
     const { trace } = this.#model;
     if (trace && trace !== this.#announcedTrace) {
       this.#announcedTrace = trace;
-      this.dispatchEvent(new CustomEvent(CHANGE_EVENT, { bubbles: true, composed: true, detail: { trace } }));
+      announceChange(this, { result: trace, trace });
     }
   }
 }

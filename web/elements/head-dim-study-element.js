@@ -11,7 +11,7 @@
 
 import { AttentionElementBase, computingNote, problemOf, syncChildren } from './element-base.js';
 import { CORE_CHOICES, ConfigError } from './element-config.js';
-import { CHANGE_EVENT } from './element-explainer.js';
+import { announceChange } from './change-event.js';
 import { parseWhole, requestFrom, rewordCoreError } from './request-config.js';
 import { SCALE_LABELS, renderStudyTable } from '../views/head-dim-study-view.js';
 import { variantRadios } from '../views/variant-radios.js';
@@ -99,7 +99,7 @@ export class AttentionHeadDimStudyElement extends AttentionElementBase {
     const nodes = [renderStudyTable(doc, study)];
     if (this.hasAttribute('controls')) nodes.unshift(this.#scaleChoice(doc, study.scale));
     syncChildren(this.body, nodes);
-    this.dispatchEvent(new CustomEvent(CHANGE_EVENT, { bubbles: true, composed: true, detail: { study } }));
+    announceChange(this, { result: study, study });
   }
 
   // The reader's choice of what the scaled side divides by: it sets the `scale` attribute.

@@ -9,7 +9,7 @@
 
 import { AttentionElementBase, computingNote, problemOf, syncChildren } from './element-base.js';
 import { CORE_CHOICES, ConfigError, formatTokens, parseTokens } from './element-config.js';
-import { CHANGE_EVENT } from './element-explainer.js';
+import { announceChange } from './change-event.js';
 import { adoptHeadsStyles } from './heads-styles.js';
 import { ModelFollower } from './model-follower.js';
 import { parseWhole, requestFrom, rewordCoreError } from './request-config.js';
@@ -100,7 +100,7 @@ export class AttentionHeadsElement extends AttentionElementBase {
     this.#view ??= headsView(doc);
     syncChildren(this.body, this.#view.show(layer));
     this.#layer = layer;
-    this.dispatchEvent(new CustomEvent(CHANGE_EVENT, { bubbles: true, composed: true, detail: { layer } }));
+    announceChange(this, { result: layer, layer });
   }
 
   #showProblem(problem, options) {

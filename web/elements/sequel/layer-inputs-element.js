@@ -7,9 +7,10 @@
 // After each check it fires the sequel elements' `attention-change` event.
 
 import { ConfigError, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
+import { announceChange } from '../change-event.js';
 import { adoptStyles } from '../element-styles.js';
 import { REQUEST_ATTRIBUTES, requestFrom, rewordCoreError } from './sequel-config.js';
-import { ElementBase, SEQUEL_CHANGE_EVENT, loadFullAttention } from './sequel-element-base.js';
+import { ElementBase, loadFullAttention } from './sequel-element-base.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import {
   cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, notANumber, parseForIds, parseSeedText, quoteTyped,
@@ -343,6 +344,6 @@ export class AttentionLayerInputsElement extends ElementBase {
   }
 
   #changed(result, problem = this.#problem) {
-    this.dispatchEvent(new CustomEvent(SEQUEL_CHANGE_EVENT, { bubbles: true, composed: true, detail: { result, problem } }));
+    announceChange(this, { result, problem });
   }
 }

@@ -12,6 +12,7 @@
 
 import { createAttention } from '../../api/attention-api.js';
 import { ConfigError } from '../element-config.js';
+import { announceChange } from '../change-event.js';
 import { adoptStyles } from '../element-styles.js';
 import { readerMessage, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
@@ -21,7 +22,7 @@ import { WorkingRegistry } from '../../views/sequel/working.js';
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
 /** Fired (bubbling, composed) after every computation: detail {result, problem}. */
-export const SEQUEL_CHANGE_EVENT = 'attention-change';
+export { CHANGE_EVENT as SEQUEL_CHANGE_EVENT } from '../change-event.js';
 
 let attentionLoad = null;
 
@@ -212,7 +213,7 @@ export class SequelElement extends ElementBase {
       this.workings.restore();
     }
     if (this.#controlNodes) this.#syncControls(this.#result ?? this.#lastGood, field);
-    this.dispatchEvent(new CustomEvent(SEQUEL_CHANGE_EVENT, { bubbles: true, composed: true, detail: { result, problem } }));
+    announceChange(this, { result, problem });
   }
 
   // The labels of the shown controls by attribute, and by the core's name for the same figure.

@@ -16,7 +16,8 @@
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
 
 import { createAttention } from '../../api/attention-api.js';
-import { TRAINING_CHANGE_EVENT, TrainingElement } from './training-base.js';
+import { TrainingElement } from './training-base.js';
+import { announceChange } from '../change-event.js';
 import { DEFAULT_SENTENCE } from '../../api/training-run.js';
 import { ChannelTrainingRun } from '../../api/training-client.js';
 import { formatLoss } from './training-format.js';
@@ -291,7 +292,7 @@ export class AttentionTrainerElement extends TrainingElement {
     const heldOut = view.heldOutLoss === null ? '' : `, held-out ${formatLoss(view.heldOutLoss)}`;
     status.textContent = `Step ${view.step}: training loss ${formatLoss(view.loss)}${heldOut} (nats per word).`;
     this.#syncButtons();
-    this.dispatchEvent(new CustomEvent(TRAINING_CHANGE_EVENT, { bubbles: true, composed: true, detail: { view, live: this.live } }));
+    announceChange(this, { result: view, view, live: this.live });
   }
 
   #say(text) {

@@ -6,6 +6,7 @@
 // it works inside another shadow root too), or sits inside an <attention-trainer>, or, with
 // neither, follows the first <attention-trainer> of its root node.
 
+import { CHANGE_EVENT as TRAINING_CHANGE_EVENT } from '../change-event.js';
 import { adoptStyles } from '../element-styles.js';
 import { adoptTrainingStyles } from './training-styles.js';
 
@@ -13,7 +14,7 @@ import { adoptTrainingStyles } from './training-styles.js';
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
 /** Fired (bubbling, composed) by <attention-trainer> after every change of what it shows. */
-export const TRAINING_CHANGE_EVENT = 'attention-change';
+export { TRAINING_CHANGE_EVENT };
 
 export class TrainingElement extends ElementBase {
   constructor() {
