@@ -6,7 +6,7 @@
 // shadow root (or, with `light-dom`, into their own light children; see placeFrame) and find a
 // shared model through their own root node (see element-pieces.js).
 
-import { createAttention } from '../api/attention-api.js';
+import { loadAttention } from './core-load.js';
 import { ConfigError } from './element-config.js';
 import { adoptStyles } from './element-styles.js';
 import { listenForCellEdits } from './cell-editing.js';
@@ -14,25 +14,10 @@ import { listenForCellEdits } from './cell-editing.js';
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
-const attentionLoads = new Map();  // build -> promise of its API, one per page
 let editMessages = 0;  // for the ids of the edit messages cells are described by
 
-/**
- * The core's API, loaded once per page and build and shared by every element: the small
- * `embed` build by default; `simd` (the full build) for an element that needs more of the API,
- * or whose page already runs the full build (one core per page: createAttention() keeps one
- * module per build, so the page's and the elements' calls share it).
- * @param {'embed' | 'simd' | 'scalar'} [build]
- */
-export function loadAttention(build = 'embed') {
-  if (!attentionLoads.has(build)) {
-    attentionLoads.set(build, createAttention({ build }).catch((error) => {
-      attentionLoads.delete(build);
-      throw error;
-    }));
-  }
-  return attentionLoads.get(build);
-}
+/** The core's API, loaded once per page and build (web/elements/core-load.js). */
+export { loadAttention };
 
 /**
  * Makes `parent`'s children exactly `desired`, in order, without moving a child that stays

@@ -9,8 +9,8 @@
 // build); web/practice/worksheet.js lays them out; this file only draws. The print styles are
 // in worksheet-styles.js.
 
-import { createAttention } from '../../api/attention-api.js';
-import { ConfigError, describeInputError, parseMatrix, parseTokens } from '../element-config.js';
+import { loadAttention } from '../core-load.js';
+import { CORE_CHOICES, ConfigError, describeInputError, parseMatrix, parseTokens } from '../element-config.js';
 import { AttentionElementBase } from '../element-base.js';
 import { roundInputs } from '../../practice/rounds.js';
 import {
@@ -22,15 +22,8 @@ import { renderWorksheet } from './worksheet-view.js';
 /** Fired (bubbling, composed) after every rendering: detail {ok, problem, blanks, answers}. */
 export const WORKSHEET_EVENT = 'attention-worksheet';
 
-let attentionLoad = null;
 // The full build: a round draws its numbers with randomMatrix(), which the embed build lacks.
-function loadAttention() {
-  attentionLoad ??= createAttention().catch((error) => {
-    attentionLoad = null;
-    throw error;
-  });
-  return attentionLoad;
-}
+const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
 
 function readInputs(element) {
   const input = {};
@@ -74,7 +67,7 @@ export class AttentionWorksheetElement extends AttentionElementBase {
       return;
     }
     this.body.replaceChildren();
-    loadAttention().then((attention) => {
+    loadFullAttention().then((attention) => {
       this.#attention = attention;
       if (this.isConnected) this.render();
     }, (error) => {

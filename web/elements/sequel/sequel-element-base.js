@@ -10,8 +10,8 @@
 // Components never look anything up in the global document: they render into their own shadow
 // root with their own ownerDocument.
 
-import { createAttention } from '../../api/attention-api.js';
-import { ConfigError } from '../element-config.js';
+import { CORE_CHOICES, ConfigError } from '../element-config.js';
+import { loadAttention } from '../core-load.js';
 import { announceChange } from '../change-event.js';
 import { adoptStyles } from '../element-styles.js';
 import { readerMessage, rewordCoreError } from './sequel-config.js';
@@ -24,16 +24,8 @@ export const ElementBase = globalThis.HTMLElement ?? class {};
 /** Fired (bubbling, composed) after every computation: detail {result, problem}. */
 export { CHANGE_EVENT as SEQUEL_CHANGE_EVENT } from '../change-event.js';
 
-let attentionLoad = null;
-
-/** The core's full build, loaded once per page and shared by every sequel element. */
-export function loadFullAttention() {
-  attentionLoad ??= createAttention().catch((error) => {
-    attentionLoad = null;
-    throw error;
-  });
-  return attentionLoad;
-}
+/** The core's full build, loaded once per page and shared by every element (core-load.js). */
+export const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
 
 /**
  * @typedef {object} ControlSpec

@@ -15,7 +15,8 @@
 // Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
 
-import { createAttention } from '../../api/attention-api.js';
+import { loadAttention } from '../core-load.js';
+import { CORE_CHOICES } from '../element-config.js';
 import { TrainingElement } from './training-base.js';
 import { announceChange } from '../change-event.js';
 import { DEFAULT_SENTENCE } from '../../api/training-run.js';
@@ -29,16 +30,8 @@ export const SPEEDS = {
   fast: { label: 'Fast (as fast as the trainer goes)' },
 };
 
-let attentionLoad = null;
-
 /** The core's full build (the trainer is not in the small embed build), loaded once per page. */
-export function loadTrainingAttention() {
-  attentionLoad ??= createAttention().catch((error) => {
-    attentionLoad = null;
-    throw error;
-  });
-  return attentionLoad;
-}
+export const loadTrainingAttention = () => loadAttention(CORE_CHOICES.full);
 
 /**
  * A training engine of its own for one trainer (an engine holds one run): a worker, or the
