@@ -8,10 +8,8 @@
 
 import { ConfigError, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 import { announceChange } from '../change-event.js';
-import { adoptStyles } from '../element-styles.js';
 import { REQUEST_ATTRIBUTES, requestFrom, rewordCoreError } from './sequel-config.js';
-import { ElementBase, loadFullAttention } from './sequel-element-base.js';
-import { adoptSequelStyles } from './sequel-styles.js';
+import { ElementBase, attachSequelFrame, loadFullAttention } from './sequel-element-base.js';
 import {
   cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, notANumber, parseForIds, parseSeedText, quoteTyped,
 } from './layer-inputs-config.js';
@@ -45,22 +43,8 @@ export class AttentionLayerInputsElement extends ElementBase {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    adoptStyles(root);
-    adoptSequelStyles(root);
-    const doc = this.ownerDocument;
-    const frame = doc.createElement('div');
-    frame.className = 'frame';
-    frame.setAttribute('part', 'frame');
-    this.#nodes = renderLayerFields(doc);
-    this.#body = doc.createElement('div');
-    this.#body.className = 'body';
-    const computing = doc.createElement('p');
-    computing.className = 'computing';
-    computing.textContent = 'computing\u2026';
-    this.#body.append(computing);
-    frame.append(this.#nodes.fields, this.#nodes.message, this.#body);
-    root.append(frame);
+    this.#nodes = renderLayerFields(this.ownerDocument);
+    this.#body = attachSequelFrame(this, [this.#nodes.fields, this.#nodes.message]);
     this.#listen();
   }
 

@@ -28,6 +28,32 @@ export { CHANGE_EVENT as SEQUEL_CHANGE_EVENT } from '../change-event.js';
 export const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
 
 /**
+ * The shadow root every sequel element draws in (<attention-layer-inputs> too): the elements'
+ * stylesheet and the sequel's, a frame holding `top` (controls, message) above the body, which
+ * says "computing…" until the first answer. Returns the body.
+ * @param {HTMLElement} host
+ * @param {Node[]} top
+ */
+export function attachSequelFrame(host, top) {
+  const root = host.attachShadow({ mode: 'open' });
+  adoptStyles(root);
+  adoptSequelStyles(root);
+  const doc = host.ownerDocument;
+  const frame = doc.createElement('div');
+  frame.className = 'frame';
+  frame.setAttribute('part', 'frame');
+  const body = doc.createElement('div');
+  body.className = 'body';
+  const computing = doc.createElement('p');
+  computing.className = 'computing';
+  computing.textContent = 'computing\u2026';
+  body.append(computing);
+  frame.append(...top, body);
+  root.append(frame);
+  return body;
+}
+
+/**
  * @typedef {object} ControlSpec
  * @property {string} attribute   the attribute a change sets
  * @property {string} label
@@ -57,13 +83,7 @@ export class SequelElement extends ElementBase {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    adoptStyles(root);
-    adoptSequelStyles(root);
     const doc = this.ownerDocument;
-    const frame = doc.createElement('div');
-    frame.className = 'frame';
-    frame.setAttribute('part', 'frame');
     this.#controls = doc.createElement('div');
     this.#controls.className = 'controls';
     this.#controls.setAttribute('part', 'controls');
@@ -73,14 +93,7 @@ export class SequelElement extends ElementBase {
     this.#message.setAttribute('part', 'message');
     this.#message.setAttribute('role', 'alert');
     this.#message.hidden = true;
-    this.#body = doc.createElement('div');
-    this.#body.className = 'body';
-    const computing = doc.createElement('p');
-    computing.className = 'computing';
-    computing.textContent = 'computing\u2026';
-    this.#body.append(computing);
-    frame.append(this.#controls, this.#message, this.#body);
-    root.append(frame);
+    this.#body = attachSequelFrame(this, [this.#controls, this.#message]);
     this.workings = new WorkingRegistry(this.#body);
   }
 
