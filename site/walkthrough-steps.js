@@ -4,8 +4,8 @@
 // the numbers the prose quotes. No number is computed here that the core owns.
 
 import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
-import { fillSlot, fillText, paragraph, showVariant, slot } from '../web/views/page-slots.js';
-import { isMaskedScore, shadeLegend, shiftNote } from '../web/views/step-tables.js';
+import { fillSlot, fillText, showVariant, slot } from '../web/views/page-slots.js';
+import { isMaskedScore, shadeLegend } from '../web/views/step-tables.js';
 
 // ---------------------------------------------------------------------------------------------
 // The example's prose and steps 1 to 5.
@@ -55,9 +55,6 @@ function renderScale(doc, trace) {
 
 function renderSoftmax(doc, trace) {
   const last = trace.token_count - 1;
-  const note = doc.querySelector('[data-shift-note]');
-  note.hidden = !trace.row_shifted[last];
-  note.textContent = trace.row_shifted[last] ? shiftNote(trace, last) : '';
   fillText(doc, 'percent-self', formatPercent(trace.weights[last][last]));
   fillText(doc, 'percent-other', formatPercent(trace.weights[last][0]));
 }
@@ -123,12 +120,7 @@ export function createSteps(doc) {
      */
     showPracticeRows(trace, rows) {
       const others = rows.filter((row) => row !== trace.token_count - 1);
-      const softmax = [];
-      for (const row of others) {
-        softmax.push(stepElement(doc, 'softmax', row));
-        if (trace.row_shifted[row]) softmax.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
-      }
-      fillSlot(doc, 'practice-softmax-rows', ...softmax);
+      fillSlot(doc, 'practice-softmax-rows', ...others.map((row) => stepElement(doc, 'softmax', row)));
       fillSlot(doc, 'practice-mix-rows', ...others.map((row) => stepElement(doc, 'mix', row)));
     },
     /** @param {object} trace */
@@ -173,11 +165,7 @@ export function renderArticleGrid(doc, trace, workedRows, downloads) {
   fillText(doc, 'four-first-worked-token', trace.tokens[firstWorked]);
   fillText(doc, 'four-first-worked-split', liveShares.join(' / '));
 
-  const worked = [];
-  for (const row of workedRows) {
-    worked.push(stepElement(doc, 'softmax', row, { model: 'four-words', 'table-name': `worked-row-${row}`, caption: WORKED_ROW_CAPTION }));
-    if (trace.row_shifted[row]) worked.push(paragraph(doc, 'shift-note', shiftNote(trace, row)));
-  }
-  fillSlot(doc, 'worked-rows', ...worked);
+  fillSlot(doc, 'worked-rows', ...workedRows.map((row) =>
+    stepElement(doc, 'softmax', row, { model: 'four-words', 'table-name': `worked-row-${row}`, caption: WORKED_ROW_CAPTION })));
   gridSlot.removeAttribute('aria-busy');
 }

@@ -106,4 +106,20 @@ describe('a step\u2019s table named and captioned by its author', { timeout: TES
     assert.equal(table.caption, 'How dog divides its attention in \u201ca dog ran\u201d');
     assert.deepEqual(opened.record.pageErrors, []);
   });
+  it('says under a softmax table when its row was computed shifted by its largest score, and only then', async () => {
+    const note = () => page.evaluate(() => document.getElementById('named').shadowRoot.querySelector('.shift-note')?.textContent ?? null);
+    assert.equal(await note(), null, 'the example\u2019s scores are small: no note');
+    // The cat row times 100: its largest score (q · k of "the", ÷ √3) is past what e^x holds in float32.
+    const q = THREE.q.map((row, i) => (i === 1 ? row.map((x) => x * 100) : row));
+    const largest = Math.max(...referenceAttention({ ...THREE, q }).masked[1].filter(Number.isFinite));
+    assert.ok(largest > Math.log(2 ** 128), `the reference row is past float32's e^x (${largest})`);
+    await page.evaluate((rows) => { document.getElementById('three').q = rows; }, q);
+    await page.waitForFunction(() => document.getElementById('named').shadowRoot.querySelector('.shift-note') !== null);
+    const [, printed] = (await note()).match(/largest score, (\S+)\. /u);
+    assertPrinted(printed, largest, 3, 'the row\u2019s largest score in the note');
+    const table = await readShadowTable(page, 'named', 'second-row');
+    assert.equal(table.columns[1], 'e^(x \u2212 max)', 'the table says its exponentials are shifted');
+    await page.evaluate((rows) => { document.getElementById('three').q = rows; }, THREE.q);
+    await page.waitForFunction(() => document.getElementById('named').shadowRoot.querySelector('.shift-note') === null);
+  });
 });

@@ -14,8 +14,8 @@ import { tableView } from './live-table.js';
 import { presentTable } from './table-block.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
-  isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaleSummary, scaledCaption, shadeLegend, softmaxTable,
-  tokenMatrixTable, weightsTable,
+  isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaleSummary, scaledCaption, shadeLegend, shiftNote,
+  softmaxTable, tokenMatrixTable, weightsTable,
 } from './step-tables.js';
 
 export { hiddenScore, maskSummary } from './step-tables.js';
@@ -200,6 +200,10 @@ export function stepView(doc, step, { tools = false } = {}) {
   section.setAttribute('part', 'step');
   section.dataset.step = step;
   const note = element(doc, 'p', 'step-note');
+  // Under a softmax table whose row was computed shifted by its largest score (its eˣ column
+  // then holds e^(x − max)): why, and that the weights are the same.
+  const shiftParagraph = element(doc, 'p', 'shift-note');
+  shiftParagraph.dataset.shiftNote = '';
   const table = TABLE_STEPS[step];
   if (!table && step !== 'arrows') throw new RangeError(`unknown step ${step}`);
   let view = null;
@@ -276,6 +280,13 @@ export function stepView(doc, step, { tools = false } = {}) {
       } else if (legend && !withLegend) {
         legend.remove();
         legend = null;
+      }
+      if (step === 'softmax' && trace.row_shifted[row]) {
+        const text = shiftNote(trace, row);
+        if (shiftParagraph.textContent !== text) shiftParagraph.textContent = text;
+        if (shown.nextSibling !== shiftParagraph) shown.after(shiftParagraph);
+      } else {
+        shiftParagraph.remove();
       }
       return section;
     },

@@ -21,9 +21,6 @@ import { WorkingRegistry } from '../../views/sequel/working.js';
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
-/** Fired (bubbling, composed) after every computation: detail {result, problem}. */
-export { CHANGE_EVENT as SEQUEL_CHANGE_EVENT } from '../change-event.js';
-
 /** The core's full build, loaded once per page and shared by every element (core-load.js). */
 export const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
 

@@ -6,15 +6,13 @@
 // it works inside another shadow root too), or sits inside an <attention-trainer>, or, with
 // neither, follows the first <attention-trainer> of its root node.
 
+// What a piece listens for on its trainer: the trainer's attention-change (change-event.js).
 import { CHANGE_EVENT as TRAINING_CHANGE_EVENT } from '../change-event.js';
 import { adoptStyles } from '../element-styles.js';
 import { adoptTrainingStyles } from './training-styles.js';
 
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
-
-/** Fired (bubbling, composed) by <attention-trainer> after every change of what it shows. */
-export { TRAINING_CHANGE_EVENT };
 
 export class TrainingElement extends ElementBase {
   constructor() {
