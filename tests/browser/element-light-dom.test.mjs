@@ -77,7 +77,7 @@ describe('light-dom on a piece', { timeout: TEST_TIMEOUT }, () => {
       const box = document.querySelector('#light-q .edit-message');
       return box.hidden ? null : box.textContent;
     });
-    assert.match(message ?? '', /q0 of \u201csat\u201d: \u201cx\u201d is not a finite number, so it was not used\. The cell keeps 1 /);
+    assert.match(message ?? '', /q0 of \u201csat\u201d: \u201cx\u201d is not a number, so it was not used\. The cell keeps 1 /);
     assert.equal(await input.getAttribute('aria-describedby'), await page.locator('#light-q .edit-message').getAttribute('id'));
     // Escape puts the good value back and ends the refusal, as on the walkthrough page.
     await input.press('Escape');

@@ -195,7 +195,7 @@ describe('no HTML from text: markup through every text path', { timeout: TEST_TI
       const scripts = (await countTags(page)).script ?? 0;  // the page's own
       await page.locator('.token-input').nth(1).fill(BOLD);
       await page.locator('table[data-table="q"] input[data-row="0"][data-col="0"]').fill(MARKUP);
-      assert.match(await page.locator('[data-slot="table-q"] .edit-message').textContent(), /not a finite number/);
+      assert.match(await page.locator('[data-slot="table-q"] .edit-message').textContent(), /is not a number, so it was not used/);
       await page.evaluate((h) => { window.location.hash = h; }, `#mask=${encodeURIComponent(MARKUP)}`);
       await page.waitForFunction(() => !document.getElementById('link-problem').hidden);
       assert.match(await page.locator('#link-problem').textContent(), /mask/);

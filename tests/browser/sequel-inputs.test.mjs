@@ -115,12 +115,18 @@ describe('<attention-layer-inputs> on an author\u2019s page', () => {
     await page.evaluate(() => document.getElementById('inputs').addEventListener('attention-change',
       (event) => globalThis.recordInputsProblem(event.detail.problem)));
 
+    // Leaving a refused cell puts its good value back and says so, as part one's cells do; the
+    // message describes the cell.
     await edit(cell(0, 0), 'abc');
-    assert.equal(await cell(0, 0).getAttribute('aria-invalid'), 'true');
-    assert.equal(await message(), `x0 of \u201cwe\u201d: \u201cabc\u201d is not a number, so it was not used. The cell keeps ${kept} and nothing else changed.`);
+    assert.equal(await cell(0, 0).inputValue(), kept);
+    assert.equal(await cell(0, 0).getAttribute('aria-invalid'), null);
+    assert.equal(await message(), `x0 of \u201cwe\u201d: \u201cabc\u201d is not a number, so it was not used. The cell is back to ${kept}.`);
+    assert.equal(await cell(0, 0).getAttribute('aria-describedby'),
+      await page.evaluate(() => document.getElementById('inputs').shadowRoot.querySelector('.message').id));
     await edit(cell(0, 0), '1e20');
-    assert.match(await message(), /^x0 of “we”: the core refused it \(x\[0\]\[0\]: is 1e20, outside the allowed range of ±1e6\), so it was not used\. The cell keeps /);
-    // Escape puts the good value back.
+    assert.match(await message(), /^x0 of “we”: the core refused it \(x\[0\]\[0\]: is 1e20, outside the allowed range of ±1e6\), so it was not used\. The cell is back to /);
+    assert.equal(await cell(0, 0).inputValue(), kept);
+    // Escape puts the good value back over what was typed and not yet counted.
     await cell(0, 0).fill('nonsense');
     await cell(0, 0).press('Escape');
     assert.equal(await cell(0, 0).inputValue(), kept);

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  FED_ELEMENTS, cellRefusal, feedFor, fieldRefusal, formatVectors, notANumber, parseForIds, parseSeedText,
+  FED_ELEMENTS, cellRefusal, feedFor, fieldRefusal, formatVectors, parseForIds, parseSeedText,
 } from '../../web/elements/sequel/layer-inputs-config.js';
+import { notANumber } from '../../web/elements/cell-editing.js';
 import { parseMatrix } from '../../web/elements/element-config.js';
 
 describe('what <attention-layer-inputs> hands on', () => {
@@ -37,15 +38,15 @@ describe('what <attention-layer-inputs> hands on', () => {
 });
 
 describe('what <attention-layer-inputs> says', () => {
-  it('names a refused cell, why, and the value it keeps, in the cells\u2019 shared wording', () => {
+  it('names a refused cell, why, and the value it is back to, in the cells\u2019 shared wording', () => {
     assert.equal(cellRefusal({ col: 2, token: 'cat', kept: 0.25, why: notANumber('abc') }),
-      'x2 of \u201ccat\u201d: \u201cabc\u201d is not a number, so it was not used. The cell keeps 0.25 and nothing else changed.');
+      'x2 of \u201ccat\u201d: \u201cabc\u201d is not a number, so it was not used. The cell is back to 0.25.');
     assert.equal(notANumber('1e999'), '\u201c1e999\u201d is not a finite number');
     assert.equal(notANumber('  '), 'An empty cell is not a number');
     assert.equal(notANumber('x'.repeat(40)), `\u201c${'x'.repeat(24)}\u2026\u201d is not a number`);
     assert.equal(cellRefusal({ col: 0, token: 'the', kept: -1, why: 'x[0][0]: is 1e20, outside the allowed range of \u00b11e6', core: true }),
       'x0 of \u201cthe\u201d: the core refused it (x[0][0]: is 1e20, outside the allowed range of \u00b11e6), so it was not used. '
-      + 'The cell keeps \u22121 and nothing else changed.');
+      + 'The cell is back to \u22121.');
   });
 
   it('names a refused field and what the sections keep', () => {

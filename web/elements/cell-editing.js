@@ -16,6 +16,20 @@ const KEEPS = / The cell keeps .*$/u;
 /** "q2 of “cat”": a cell as the messages name it. */
 export const cellName = (matrix, col, token) => `${matrix}${col} of \u201c${token}\u201d`;
 
+/** “text” as a message quotes what a reader typed: trimmed, and cut after `limit` characters. */
+export function quoted(text, limit = 24) {
+  const trimmed = String(text).trim();
+  return `\u201c${trimmed.length > limit ? `${trimmed.slice(0, limit)}\u2026` : trimmed}\u201d`;
+}
+
+/** Why typed text is no number: empty, too large to be finite, or not a number at all. */
+export function notANumber(text) {
+  const trimmed = String(text).trim();
+  if (trimmed === '') return 'An empty cell is not a number';
+  const numeric = /^[-+\u2212\u2013]?(?:\d+[.,]?\d*|[.,]\d+)(?:[eE][+-]?\d+)?$/u.test(trimmed);
+  return `${quoted(trimmed)} is not a ${numeric ? 'finite ' : ''}number`;
+}
+
 /**
  * Listens for edits in `root` (a shadow root, or an element: events from a light-DOM frame pass
  * through the slot that shows it).
@@ -50,9 +64,7 @@ export function listenForCellEdits(root, host) {
     if (!cell || !model?.trace) return;
     const value = parseNumberText(cell.input.value);
     if (value === null) {
-      const typed = cell.input.value.trim();
-      const shown = typed === '' ? 'An empty cell' : `\u201c${typed.length > 24 ? `${typed.slice(0, 24)}\u2026` : typed}\u201d`;
-      refuse(cell, `${shown} is not a finite number, so it was not used.`);
+      refuse(cell, `${notANumber(cell.input.value)}, so it was not used.`);
       return;
     }
     const history = editing.input === cell.input && editing.recorded ? 'replace' : 'push';

@@ -6,6 +6,7 @@
 // elements' share it).
 
 import { createAttention } from '../api/attention-api.js';
+import { CORE_CHOICES } from './element-config.js';
 
 const loads = new Map();  // build -> promise of its API
 
@@ -22,3 +23,6 @@ export function loadAttention(build = 'embed') {
   }
   return loads.get(build);
 }
+
+/** The full build: the sequel's elements, the trainer and the worksheet need more than `embed`. */
+export const loadFullAttention = () => loadAttention(CORE_CHOICES.full);

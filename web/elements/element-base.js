@@ -1,6 +1,10 @@
-// What every embeddable element shares: an open shadow root with the adopted stylesheet and a
-// `.frame` wrapper (see element-styles.js), a message box for configuration problems (also
-// said once on the console), loading the core, and the editing of Q/K/V cells (cell-editing.js).
+// What every embeddable element shares, part one's, the sequel's, the trainer's and the
+// worksheet's alike: an open shadow root with the adopted stylesheet (and a family's own, such
+// as the sequel's) and a `.frame` wrapper (see element-styles.js) holding the element's
+// controls, a message box for problems (also said once on the console), the message of a
+// reader's edit and the body; the render after the current task's changes; loading the core
+// once; and the editing of Q/K/V cells (cell-editing.js). The `attention-change` event every
+// element fires after it drew is change-event.js.
 //
 // Components never look anything up in the global document: they render into their own
 // shadow root (or, with `light-dom`, into their own light children; see placeFrame) and find a
@@ -14,10 +18,7 @@ import { listenForCellEdits } from './cell-editing.js';
 /** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
 export const ElementBase = globalThis.HTMLElement ?? class {};
 
-let editMessages = 0;  // for the ids of the edit messages cells are described by
-
-/** The core's API, loaded once per page and build (web/elements/core-load.js). */
-export { loadAttention };
+let messageIds = 0;  // for the ids of the message boxes fields are described by
 
 /**
  * Makes `parent`'s children exactly `desired`, in order, without moving a child that stays
@@ -54,34 +55,44 @@ export function problemOf(error) {
 export class AttentionElementBase extends ElementBase {
   #frame;
   #message;
-  #editMessage;
+  #editMessage = null;
   #body;
   #warned = '';
   #renderQueued = false;
   #coreLoad = null;
 
-  constructor() {
+  /**
+   * @param {{styles?: ((root: ShadowRoot) => void)[], editsCells?: boolean}} [options]
+   *   styles: what adopts a family's own stylesheet beside the shared one (the sequel's, the
+   *   trainer's); editsCells: false for an element with no Q, K or V cells to edit, which then
+   *   has no edit message (its one `.message` is its problems' box) and no edit listeners
+   */
+  constructor({ styles = [], editsCells = true } = {}) {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root);
+    for (const adopt of styles) adopt(root);
     const doc = this.ownerDocument;
+    const box = (className, role) => {
+      const node = doc.createElement('div');
+      node.className = className;
+      node.setAttribute('part', 'message');
+      node.setAttribute('role', role);
+      node.hidden = true;
+      return node;
+    };
     this.#frame = doc.createElement('div');
     this.#frame.className = 'frame';
     this.#frame.setAttribute('part', 'frame');
-    this.#message = doc.createElement('div');
-    this.#message.className = 'message';
-    this.#message.setAttribute('part', 'message');
-    this.#message.setAttribute('role', 'alert');
-    this.#message.hidden = true;
-    this.#editMessage = doc.createElement('div');
-    this.#editMessage.className = 'message edit-message';
-    this.#editMessage.setAttribute('part', 'message');
-    this.#editMessage.setAttribute('role', 'status');
-    this.#editMessage.hidden = true;
+    this.#message = box('message', 'alert');
     this.#body = doc.createElement('div');
     this.#body.className = 'body';
-    this.#frame.append(this.#message, this.#editMessage, this.#body);
+    this.#frame.append(this.#message, this.#body);
     root.append(this.#frame);
+    if (!editsCells) return;
+    // The edit message is there from the start, so that a screen reader hears it change.
+    this.#editMessage = box('message edit-message', 'status');
+    this.#message.after(this.#editMessage);
     // Events from light children pass through the slot that shows them, so these listeners
     // hear the cells in either place.
     listenForCellEdits(root, {
@@ -127,14 +138,14 @@ export class AttentionElementBase extends ElementBase {
     return this.#body;
   }
 
-  /** The model this element shows, or null while it has none. Subclasses override. */
-  get shownModel() {
-    return null;
+  /** Puts `nodes` (an element's own controls) at the top of its frame, above the messages. */
+  placeAtTop(...nodes) {
+    this.#message.before(...nodes);
   }
 
-  /** The current trace of the model this element shows (same shape as run() returns), or null. */
-  get trace() {
-    return this.shownModel?.trace ?? null;
+  /** The model whose Q, K and V cells this element edits, or null while it has none. */
+  get shownModel() {
+    return null;
   }
 
   // Values set on an instance before the element was defined hide the class's accessors;
@@ -165,29 +176,51 @@ export class AttentionElementBase extends ElementBase {
   /**
    * Shows what is wrong in this element's own box instead of its body (or, with null, the
    * body again), and says it on the console once.
-   * @param {{text: string} | null} problem
+   * @param {{text: string, training?: boolean} | null} problem
    * @param {{warn?: boolean}} [options]  warn: false when another element already said it
    */
   showProblem(problem, { warn = true } = {}) {
     if (!problem) {
-      this.#message.hidden = true;
-      this.#message.replaceChildren();
+      this.showMessage(null);
       this.#body.hidden = false;
-      this.#warned = '';
+      this.warnOnce(null);
       return;
     }
     const strong = this.ownerDocument.createElement('strong');
     // The trained head still training (attention-model.js) is a wait, said politely, not a fault.
     strong.textContent = problem.training ? '' : `<${this.localName}> not shown. `;
-    this.#message.setAttribute('role', problem.training ? 'status' : 'alert');
-    this.#message.replaceChildren(strong, problem.text);
-    this.#message.hidden = false;
+    this.showMessage([strong, problem.text], { role: problem.training ? 'status' : 'alert' });
     this.#body.hidden = true;
     this.showEditMessage(null);
-    if (warn && !problem.training && this.#warned !== problem.text) {
-      this.#warned = problem.text;
-      console.warn(`${this.describe()}: ${problem.text}`);
-    }
+    if (warn && !problem.training) this.warnOnce(problem.text);
+  }
+
+  /**
+   * Shows `content` (text or nodes) in the element's message box, leaving the body as it is (a
+   * problem said beside what the element still shows); null hides the box. `role`: 'alert' (the
+   * default) for a refusal, 'status' for a wait.
+   * @param {string | Node | (string | Node)[] | null} content
+   * @param {{role?: 'alert' | 'status'}} [options]
+   */
+  showMessage(content, { role = 'alert' } = {}) {
+    const box = this.#message;
+    box.hidden = content === null;
+    box.setAttribute('role', role);
+    box.replaceChildren(...(content === null ? [] : [content].flat()));
+  }
+
+  /** The id of the message box, given one on first use: for a field's aria-describedby. */
+  get messageId() {
+    this.#message.id ||= `attention-message-${++messageIds}`;
+    return this.#message.id;
+  }
+
+  /** Says `text` on the console, naming this element, unless it was the last said (null forgets). */
+  warnOnce(text) {
+    if (this.#warned === (text ?? '')) return;
+    this.#warned = text ?? '';
+    if (text === null) return;
+    console.warn(`${this.describe()}: ${text}`);
   }
 
   /** "<attention-explainer id="intro">", to say which element a console warning is about. */
@@ -204,24 +237,25 @@ export class AttentionElementBase extends ElementBase {
    */
   showEditMessage(text, { kind = 'refused', input } = {}) {
     const box = this.#editMessage;
+    if (!box) return;
     box.hidden = text === null;
     box.textContent = text ?? '';
     box.dataset.kind = text === null ? '' : kind;
     if (input) {
-      box.id ||= `attention-edit-message-${++editMessages}`;
+      box.id ||= `attention-edit-message-${++messageIds}`;
       input.setAttribute('aria-describedby', box.id);
     }
   }
 
   /** Clears the edit message if it tells of a refused cell. */
   clearRefusal() {
-    if (this.#editMessage.dataset.kind === 'refused') this.showEditMessage(null);
+    if (this.#editMessage?.dataset.kind === 'refused') this.showEditMessage(null);
   }
 
   /**
    * Loads the core's `build` for this element once: `ready(attention)` gets it; a failure is
    * said in the element's box, and the next call tries again.
-   * @param {'embed' | 'simd' | 'scalar'} build
+   * @param {'embed' | 'simd' | 'scalar'} build  CORE_CHOICES.full for the full build
    * @param {(attention: object) => void} ready
    */
   loadCoreOnce(build, ready) {
@@ -232,7 +266,7 @@ export class AttentionElementBase extends ElementBase {
     });
   }
 
-  /** Says the core could not load, in this element's box. */
+  /** Says the core could not load, in this element's box (a subclass may say it its own way). */
   showLoadFailure(error) {
     this.showProblem({ text: `The attention core could not be loaded: ${error?.message ?? error}` });
   }

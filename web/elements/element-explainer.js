@@ -7,7 +7,7 @@
 import { AttentionModel } from './attention-model.js';
 import { announceChange } from './change-event.js';
 import {
-  AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
+  AttentionElementBase, computingNote, problemOf, syncChildren,
 } from './element-base.js';
 import {
   DEFAULT_STEPS, INPUT_FIELDS, parseCoreChoice, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
@@ -46,14 +46,19 @@ class ModelOwner extends AttentionElementBase {
     return this.#model;
   }
 
+  /** The current trace of the model (same shape as run() returns), or null. */
+  get trace() {
+    return this.#model.trace ?? null;
+  }
+
   connectedCallback() {
     let unreadableCore = null;
     if (!this.#model.connected) {
       try {
         const build = parseCoreChoice(this.getAttribute('core'));
-        loadAttention(build).then((attention) => {
+        this.loadCoreOnce(build, (attention) => {
           if (!this.#model.connected) this.#model.connect(attention);
-        }, (error) => this.showLoadFailure(error));
+        });
       } catch (error) {
         // Which core to load is unreadable: say so and load none (nothing can be computed).
         unreadableCore = problemOf(error);

@@ -6,10 +6,10 @@
 
 import { AttentionModel } from './attention-model.js';
 import {
-  AttentionElementBase, computingNote, loadAttention, problemOf, syncChildren,
+  AttentionElementBase, computingNote, problemOf, syncChildren,
 } from './element-base.js';
 import {
-  ConfigError, ELEMENT_NAMES, STEPS, parseIndex, parseSteps, resolveIndex,
+  CORE_CHOICES, ConfigError, ELEMENT_NAMES, STEPS, parseIndex, parseSteps, resolveIndex,
 } from './element-config.js';
 import { ModelFollower } from './model-follower.js';
 import {
@@ -68,6 +68,11 @@ export class AttentionPiece extends AttentionElementBase {
     return this.#enclosing?.attentionModel ?? this.#ownModel;
   }
 
+  /** The current trace of the model this piece shows (same shape as run() returns), or null. */
+  get trace() {
+    return this.shownModel?.trace ?? null;
+  }
+
   connectedCallback() {
     this.placeFrame();
     this.#resolve();
@@ -110,12 +115,10 @@ export class AttentionPiece extends AttentionElementBase {
   }
 
   #useOwnModel() {
-    if (!this.#ownModel) {
-      this.#ownModel = new AttentionModel();
-      loadAttention().then((attention) => {
-        if (!this.#ownModel.connected) this.#ownModel.connect(attention);
-      }, (error) => this.showLoadFailure(error));
-    }
+    this.#ownModel ??= new AttentionModel();
+    this.loadCoreOnce(CORE_CHOICES.embed, (attention) => {
+      if (!this.#ownModel.connected) this.#ownModel.connect(attention);
+    });
     this.#watch(this.#ownModel);
   }
 

@@ -9,7 +9,6 @@
 // build); web/practice/worksheet.js lays them out; this file only draws. The print styles are
 // in worksheet-styles.js.
 
-import { loadAttention } from '../core-load.js';
 import { CORE_CHOICES, ConfigError, describeInputError, parseMatrix, parseTokens } from '../element-config.js';
 import { AttentionElementBase } from '../element-base.js';
 import { roundInputs } from '../../practice/rounds.js';
@@ -21,9 +20,6 @@ import { renderWorksheet } from './worksheet-view.js';
 
 /** Fired (bubbling, composed) after every rendering: detail {ok, problem, blanks, answers}. */
 export const WORKSHEET_EVENT = 'attention-worksheet';
-
-// The full build: a round draws its numbers with randomMatrix(), which the embed build lacks.
-const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
 
 function readInputs(element) {
   const input = {};
@@ -47,8 +43,7 @@ export class AttentionWorksheetElement extends AttentionElementBase {
   #problem = null;
 
   constructor() {
-    super();
-    adoptWorksheetStyles(this.shadowRoot);
+    super({ styles: [adoptWorksheetStyles], editsCells: false });
   }
 
   /** The laid-out worksheet (web/practice/worksheet.js) shown, or null. */
@@ -67,14 +62,17 @@ export class AttentionWorksheetElement extends AttentionElementBase {
       return;
     }
     this.body.replaceChildren();
-    loadFullAttention().then((attention) => {
+    // The full build: a round draws its numbers with randomMatrix(), which the embed build lacks.
+    this.loadCoreOnce(CORE_CHOICES.full, (attention) => {
       this.#attention = attention;
       if (this.isConnected) this.render();
-    }, (error) => {
-      this.#problem = `The attention core could not be loaded: ${error?.message ?? error}`;
-      this.showLoadFailure(error);
-      this.#announce();
     });
+  }
+
+  showLoadFailure(error) {
+    this.#problem = `The attention core could not be loaded: ${error?.message ?? error}`;
+    super.showLoadFailure(error);
+    this.#announce();
   }
 
   attributeChangedCallback() {

@@ -4,7 +4,7 @@
 // (cell-editing.js): the cell named, why, and what it keeps.
 
 import { formatMatrix, formatTokens } from '../element-config.js';
-import { cellName } from '../cell-editing.js';
+import { cellName, quoted } from '../cell-editing.js';
 import { shortestFloat32 } from '../../views/format.js';
 import { formatVectorValue } from '../../views/sequel/layer-inputs-view.js';
 
@@ -57,27 +57,16 @@ export function formatVectors(x) {
   return formatMatrix(x.map((row) => row.map(shortestFloat32)));
 }
 
-function quoted(text, limit = 24) {
-  const trimmed = String(text).trim();
-  return `\u201c${trimmed.length > limit ? `${trimmed.slice(0, limit)}\u2026` : trimmed}\u201d`;
-}
-
-/** Why typed text is no number: empty, too large to be finite, or not a number at all. */
-export function notANumber(text) {
-  const trimmed = String(text).trim();
-  if (trimmed === '') return 'An empty cell is not a number';
-  const numeric = /^[-+\u2212\u2013]?(?:\d+[.,]?\d*|[.,]\d+)(?:[eE][+-]?\d+)?$/u.test(trimmed);
-  return `${quoted(trimmed)} is not a ${numeric ? 'finite ' : ''}number`;
-}
 
 /**
- * A refused cell of X: "x0 of “the”: “abc” is not a number, so it was not used. The cell keeps
- * −1 and nothing else changed." `why` is notANumber's text, or the core's refusal.
+ * A refused cell of X, said as it is put back, as part one's cells are when a reader leaves a
+ * refused one: "x0 of “the”: “abc” is not a number, so it was not used. The cell is back to
+ * −1." `why` is notANumber's text (cell-editing.js), or the core's refusal.
  * @param {{col: number, token: string, kept: number, why: string, core?: boolean}} cell
  */
 export function cellRefusal({ col, token, kept, why, core = false }) {
   const reason = core ? `the core refused it (${why})` : why;
-  return `${cellName('x', col, token)}: ${reason}, so it was not used. The cell keeps ${formatVectorValue(kept)} and nothing else changed.`;
+  return `${cellName('x', col, token)}: ${reason}, so it was not used. The cell is back to ${formatVectorValue(kept)}.`;
 }
 
 /**

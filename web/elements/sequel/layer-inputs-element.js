@@ -6,13 +6,15 @@
 // message, on the field or cell at fault, while those elements keep the last good input.
 // After each check it fires the sequel elements' `attention-change` event.
 
-import { ConfigError, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
+import { ConfigError, CORE_CHOICES, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 import { announceChange } from '../change-event.js';
+import { AttentionElementBase, computingNote } from '../element-base.js';
 import { REQUEST_ATTRIBUTES, requestFrom, rewordCoreError } from './sequel-config.js';
-import { ElementBase, attachSequelFrame, loadFullAttention } from './sequel-element-base.js';
+import { adoptSequelStyles } from './sequel-styles.js';
 import {
-  cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, notANumber, parseForIds, parseSeedText, quoteTyped,
+  cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, parseForIds, parseSeedText, quoteTyped,
 } from './layer-inputs-config.js';
+import { notANumber } from '../cell-editing.js';
 import { formatVectorValue, renderLayerFields, renderVectorTable, updateVectorTable } from '../../views/sequel/layer-inputs-view.js';
 
 /** The attributes that are the layer's inputs, read as <attention-variant> reads them. */
@@ -29,22 +31,20 @@ function withoutPath(message, field) {
     (whole, index) => (index === undefined ? '' : `token ${Number(index) + 1} `));
 }
 
-export class AttentionLayerInputsElement extends ElementBase {
+export class AttentionLayerInputsElement extends AttentionElementBase {
   static observedAttributes = ['tokens', 'seed', 'x', 'for'];
 
   #attention = null;
   #nodes;
-  #body;
   #layer = null;     // the core's answer for the input in use: the last one that was accepted
   #values = null;    // that input: {tokens, seed, x}, null where the core's default is used
   #problem = null;
-  #queued = false;
-  #warned = '';
 
   constructor() {
-    super();
+    super({ styles: [adoptSequelStyles], editsCells: false });
     this.#nodes = renderLayerFields(this.ownerDocument);
-    this.#body = attachSequelFrame(this, [this.#nodes.fields, this.#nodes.message]);
+    this.placeAtTop(this.#nodes.fields);
+    this.body.append(computingNote(this.ownerDocument));
     this.#listen();
   }
 
@@ -75,35 +75,25 @@ export class AttentionLayerInputsElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (!this.#attention) {
-      loadFullAttention().then((attention) => {
-        this.#attention = attention;
-        this.#scheduleRender();
-      }, (error) => this.#refuse(`The attention core could not be loaded: ${error?.message ?? error}`, null, { warn: true }));
-    }
-    this.#scheduleRender();
+    this.loadCoreOnce(CORE_CHOICES.full, (attention) => {
+      this.#attention = attention;
+      this.scheduleRender();
+    });
+    this.scheduleRender();
   }
 
   attributeChangedCallback() {
-    this.#scheduleRender();
+    this.scheduleRender();
   }
 
-  /** "<attention-layer-inputs id="inputs">", for console messages. */
-  describe() {
-    return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
+  /** A failed load of the core is refused as an author's attribute is. */
+  showLoadFailure(error) {
+    this.#refuse(`The attention core could not be loaded: ${error?.message ?? error}`, null, { warn: true });
   }
 
-  #scheduleRender() {
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      if (this.isConnected && this.#attention) this.#render();
-    });
-  }
-
-  // The attributes, checked by the core: accepted, they are the input in use and are handed on.
-  #render() {
+  /** The attributes, checked by the core: accepted, they are the input in use and are handed on. */
+  render() {
+    if (!this.#attention) return;
     let values;
     let layer;
     try {
@@ -166,7 +156,7 @@ export class AttentionLayerInputsElement extends ElementBase {
   }
 
   #accept(values, layer, problem) {
-    const redraw = this.#layer === null || !updateVectorTable(this.#body, layer, Boolean(values.x));
+    const redraw = this.#layer === null || !updateVectorTable(this.body, layer, Boolean(values.x));
     this.#layer = layer;
     this.#values = values;
     const { tokens, seed, reset } = this.#nodes;
@@ -174,12 +164,11 @@ export class AttentionLayerInputsElement extends ElementBase {
     seed.value = String(layer.seed);
     for (const field of [tokens, seed]) this.#mark(field, false);
     reset.disabled = !values.x;
-    if (redraw) this.#body.replaceChildren(renderVectorTable(this.ownerDocument, layer, Boolean(values.x)));
+    if (redraw) this.body.replaceChildren(renderVectorTable(this.ownerDocument, layer, Boolean(values.x)));
     const notFed = this.#feed(values, layer);
     const said = [problem, notFed].filter(Boolean).join(' ') || null;
     this.#say(said);
-    if (said) this.#warn(said);
-    else this.#warned = '';
+    this.warnOnce(said);
     this.#changed(layer);
   }
 
@@ -220,7 +209,7 @@ export class AttentionLayerInputsElement extends ElementBase {
     set('tokens', tokens ? formatTokens(tokens) : null);
     set('seed', seed === null || seed === undefined ? null : String(seed));
     set('x', x ? formatVectors(x) : null);
-    this.#scheduleRender();  // also when nothing changed: the message of a refusal goes
+    this.scheduleRender();  // also when nothing changed: the message of a refusal goes
   }
 
   #listen() {
@@ -253,9 +242,9 @@ export class AttentionLayerInputsElement extends ElementBase {
     reset.addEventListener('click', () => {
       if (this.#layer) this.#tryReaderValues({ tokens: this.#layer.tokens, seed: this.#layer.seed, x: null }, (message) => this.#refuse(message));
     });
-    this.#body.addEventListener('change', (event) => this.#cellChanged(event.target));
-    // Escape puts a refused cell's good value back.
-    this.#body.addEventListener('keydown', (event) => {
+    this.body.addEventListener('change', (event) => this.#cellChanged(event.target));
+    // Escape puts the cell's good value back over what the reader typed, as in part one.
+    this.body.addEventListener('keydown', (event) => {
       const input = event.target;
       if (event.key !== 'Escape' || !this.#layer || input?.dataset?.row === undefined) return;
       input.value = this.#cellText(input);
@@ -275,13 +264,14 @@ export class AttentionLayerInputsElement extends ElementBase {
     const cell = { col, token: this.#layer.tokens[row], kept: this.#layer.x[row][col] };
     const value = parseNumberText(input.value);
     if (value === null) {
-      this.#refuse(cellRefusal({ ...cell, why: notANumber(input.value) }), input);
+      this.#refuseCell(input, cellRefusal({ ...cell, why: notANumber(input.value) }));
       return;
     }
     if (Math.fround(value) === cell.kept) {
-      // The number it already has (typed again, or put back): nothing changes but its text.
+      // The number it already has (typed again after a refusal of it): nothing changes but its
+      // text, and the refusal's message goes.
       input.value = formatVectorValue(cell.kept);
-      if (input.getAttribute('aria-invalid') === 'true') {
+      if (input.hasAttribute('aria-describedby')) {
         this.#mark(input, false);
         this.#say(null);
         this.#changed(this.#layer);
@@ -291,7 +281,17 @@ export class AttentionLayerInputsElement extends ElementBase {
     const x = this.#layer.x.map((values) => [...values]);
     x[row][col] = value;
     this.#tryReaderValues({ tokens: this.#layer.tokens, seed: this.#layer.seed, x },
-      (message) => this.#refuse(cellRefusal({ ...cell, why: message, core: true }), input));
+      (message) => this.#refuseCell(input, cellRefusal({ ...cell, why: message, core: true })));
+  }
+
+  // A number counts when the reader leaves its cell (or presses Enter), so a refused one is put
+  // back at once, as part one's cells are when a reader leaves a refused one (cell-editing.js):
+  // the message says what was refused and the value the cell is back to, and describes the cell.
+  #refuseCell(input, text) {
+    input.value = this.#cellText(input);
+    this.#mark(input, false);
+    input.setAttribute('aria-describedby', this.messageId);
+    this.#refuse(text);
   }
 
   // A refusal: said in the message (on `field`, when a reader's field or cell is at fault); the
@@ -300,20 +300,14 @@ export class AttentionLayerInputsElement extends ElementBase {
   #refuse(text, field = null, { warn = false } = {}) {
     if (field) this.#mark(field, true);
     this.#say(text);
-    if (warn) this.#warn(text);
+    if (warn) this.warnOnce(text);
     this.#changed(null, text);
-  }
-
-  #warn(text) {
-    if (this.#warned === text) return;
-    this.#warned = text;
-    console.warn(`${this.describe()}: ${text}`);
   }
 
   #mark(field, refused) {
     if (refused) {
       field.setAttribute('aria-invalid', 'true');
-      field.setAttribute('aria-describedby', this.#nodes.message.id);
+      field.setAttribute('aria-describedby', this.messageId);
     } else {
       field.removeAttribute('aria-invalid');
       field.removeAttribute('aria-describedby');
@@ -321,9 +315,7 @@ export class AttentionLayerInputsElement extends ElementBase {
   }
 
   #say(text) {
-    const { message } = this.#nodes;
-    message.hidden = text === null;
-    message.textContent = text ?? '';
+    this.showMessage(text);
     this.#problem = text;
   }
 

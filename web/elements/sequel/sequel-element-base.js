@@ -1,54 +1,19 @@
-// What every sequel element shares: an open shadow root with the elements' stylesheet and the
-// sequel's own, a controls bar (shown with the `controls` attribute) whose changes become the
-// element's attributes, a message box for a problem (the element's own attributes or the core's
-// refusal, worded for the attribute), the body where a subclass draws the core's answer, the
-// workings of its cells, and the `attention-change` event after every computation.
+// What the sequel's elements add to the one element base (element-base.js: shadow root,
+// frame, message box, render after the current task, loading the core once): the sequel's
+// stylesheet, a controls bar (shown with the `controls` attribute) whose changes become the
+// element's attributes, problems worded for the attribute or the field at fault, the body where
+// a subclass draws the core's answer, the workings of its cells, and the `attention-change`
+// event after every computation.
 //
 // The sequel's requests live in the full build of the core (createAttention(), not the small
 // embed build the walkthrough's elements load), which is loaded once per page.
-//
-// Components never look anything up in the global document: they render into their own shadow
-// root with their own ownerDocument.
 
-import { CORE_CHOICES, ConfigError } from '../element-config.js';
-import { loadAttention } from '../core-load.js';
+import { ConfigError, CORE_CHOICES } from '../element-config.js';
 import { announceChange } from '../change-event.js';
-import { adoptStyles } from '../element-styles.js';
+import { AttentionElementBase, computingNote } from '../element-base.js';
 import { readerMessage, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import { WorkingRegistry } from '../../views/sequel/working.js';
-
-/** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
-export const ElementBase = globalThis.HTMLElement ?? class {};
-
-/** The core's full build, loaded once per page and shared by every element (core-load.js). */
-export const loadFullAttention = () => loadAttention(CORE_CHOICES.full);
-
-/**
- * The shadow root every sequel element draws in (<attention-layer-inputs> too): the elements'
- * stylesheet and the sequel's, a frame holding `top` (controls, message) above the body, which
- * says "computing…" until the first answer. Returns the body.
- * @param {HTMLElement} host
- * @param {Node[]} top
- */
-export function attachSequelFrame(host, top) {
-  const root = host.attachShadow({ mode: 'open' });
-  adoptStyles(root);
-  adoptSequelStyles(root);
-  const doc = host.ownerDocument;
-  const frame = doc.createElement('div');
-  frame.className = 'frame';
-  frame.setAttribute('part', 'frame');
-  const body = doc.createElement('div');
-  body.className = 'body';
-  const computing = doc.createElement('p');
-  computing.className = 'computing';
-  computing.textContent = 'computing\u2026';
-  body.append(computing);
-  frame.append(...top, body);
-  root.append(frame);
-  return body;
-}
 
 /**
  * @typedef {object} ControlSpec
@@ -65,33 +30,25 @@ export function attachSequelFrame(host, top) {
  * @property {string} [inputClass]      the field's class ("wide")
  */
 
-export class SequelElement extends ElementBase {
+export class SequelElement extends AttentionElementBase {
   #controls;
-  #message;
-  #body;
   #attention = null;
   #result = null;
   #problem = null;
   #lastGood = null;  // the last result drawn: a refused value leaves its tables in place
-  #queued = false;
-  #warned = '';
   #controlNodes = null;  // attribute -> {spec, input | inputs}
   #lastChanged = null;   // the control the reader changed last: a refusal it caused is shown there
 
   constructor() {
-    super();
+    super({ styles: [adoptSequelStyles], editsCells: false });
     const doc = this.ownerDocument;
     this.#controls = doc.createElement('div');
     this.#controls.className = 'controls';
     this.#controls.setAttribute('part', 'controls');
     this.#controls.hidden = true;
-    this.#message = doc.createElement('div');
-    this.#message.className = 'message';
-    this.#message.setAttribute('part', 'message');
-    this.#message.setAttribute('role', 'alert');
-    this.#message.hidden = true;
-    this.#body = attachSequelFrame(this, [this.#controls, this.#message]);
-    this.workings = new WorkingRegistry(this.#body);
+    this.placeAtTop(this.#controls);
+    this.body.append(computingNote(doc));
+    this.workings = new WorkingRegistry(this.body);
   }
 
   /**
@@ -108,13 +65,16 @@ export class SequelElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (!this.#attention) {
-      loadFullAttention().then((attention) => {
-        this.#attention = attention;
-        this.scheduleRender();
-      }, (error) => this.#show(null, `The attention core could not be loaded: ${error?.message ?? error}`));
-    }
+    this.loadCoreOnce(CORE_CHOICES.full, (attention) => {
+      this.#attention = attention;
+      this.scheduleRender();
+    });
     this.scheduleRender();
+  }
+
+  /** A failed load of the core is the element's problem, said as any other. */
+  showLoadFailure(error) {
+    this.#show(null, `The attention core could not be loaded: ${error?.message ?? error}`);
   }
 
   attributeChangedCallback(name, previous, value) {
@@ -124,16 +84,6 @@ export class SequelElement extends ElementBase {
       this.#controls.replaceChildren();
     }
     this.scheduleRender();
-  }
-
-  /** Draws again after the current task's attribute changes. */
-  scheduleRender() {
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      if (this.isConnected) this.#render();
-    });
   }
 
   // --- for subclasses
@@ -158,12 +108,8 @@ export class SequelElement extends ElementBase {
     if (value === '' || value === null) this.removeAttribute(spec.attribute);
     else this.setAttribute(spec.attribute, value);
   }
-  /** "<attention-kv-bill id="bill">", for console messages. */
-  describe() {
-    return this.id ? `<${this.localName} id="${this.id}">` : `<${this.localName}>`;
-  }
-
-  #render() {
+  /** Runs the core on the attributes and shows its answer or its refusal (scheduleRender). */
+  render() {
     const showControls = this.hasAttribute('controls');
     if (this.#attention && showControls && !this.#controlNodes) this.#buildControls();
     this.#controls.hidden = !showControls || !this.#controlNodes;
@@ -193,25 +139,21 @@ export class SequelElement extends ElementBase {
       const kept = Boolean(this.#lastGood);
       const strong = doc.createElement('strong');
       strong.textContent = kept ? 'Not used. ' : 'Nothing to show yet. ';
-      // Drawn around the refused value, the body shows the new figures; else the last that worked.
-      this.#message.replaceChildren(strong, said, kept && !result ? ' The tables keep the last figures that worked.' : '');
       // A field of the form shows its own message instead (#syncControls); the box says the rest.
-      this.#message.hidden = Boolean(field);
-      if (this.#warned !== problem) {
-        this.#warned = problem;
-        console.warn(`${this.describe()}: ${problem}`);
-      }
+      // Drawn around the refused value, the body shows the new figures; else the last that worked.
+      this.showMessage(field ? null : [strong, said, kept && !result ? ' The tables keep the last figures that worked.' : '']);
+      this.warnOnce(problem);
     } else {
-      this.#message.hidden = true;
-      this.#message.replaceChildren();
-      this.#warned = '';
+      this.showMessage(null);
+      this.warnOnce(null);
     }
-    this.#body.hidden = !this.#lastGood;
+    const body = this.body;
+    body.hidden = !this.#lastGood;
     if (result) {
       // What the reader unfolded stays unfolded across a redraw.
-      const unfolded = new Set([...this.#body.querySelectorAll('details[open]')].map((node) => node.dataset.part));
-      this.#body.replaceChildren(...this.renderResult(doc, result));
-      for (const node of this.#body.querySelectorAll('details')) if (unfolded.has(node.dataset.part)) node.open = true;
+      const unfolded = new Set([...body.querySelectorAll('details[open]')].map((node) => node.dataset.part));
+      body.replaceChildren(...this.renderResult(doc, result));
+      for (const node of body.querySelectorAll('details')) if (unfolded.has(node.dataset.part)) node.open = true;
       this.workings.restore();
     }
     if (this.#controlNodes) this.#syncControls(this.#result ?? this.#lastGood, field);

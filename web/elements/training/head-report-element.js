@@ -20,7 +20,7 @@ export class AttentionHeadReportElement extends TrainingPiece {
     this.#status = this.make('p', 'note');
     this.#status.setAttribute('role', 'status');
     this.#body = this.make('ul', 'report');
-    this.frame.append(this.#body, this.#status);
+    this.body.append(this.#body, this.#status);
   }
 
   /** The folded numbers of the measurement shown (null before the first). */

@@ -43,11 +43,11 @@ export class AttentionLossCurveElement extends TrainingPiece {
   }
 
   #width() {
-    return Math.max(200, Math.floor(this.frame.clientWidth || this.clientWidth || 600));
+    return Math.max(200, Math.floor(this.body.clientWidth || this.clientWidth || 600));
   }
 
   #colours() {
-    const style = getComputedStyle(this.frame);
+    const style = getComputedStyle(this.body);
     const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
     return {
       text: read('--text', '#1d2330'),
@@ -118,7 +118,7 @@ export class AttentionLossCurveElement extends TrainingPiece {
       item.append(swatch, s.label);
       return item;
     }));
-    this.frame.replaceChildren(this.#holder, this.#legend, this.#summary);
+    this.body.replaceChildren(this.#holder, this.#legend, this.#summary);
   }
 
   // The step the trainer shows, as a vertical line (where the slider is).

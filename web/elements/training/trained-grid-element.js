@@ -20,21 +20,21 @@ export class AttentionTrainedGridElement extends TrainingPiece {
   draw({ view }) {
     const { layer } = view;
     if (!layer) {
-      this.frame.replaceChildren(this.make('p', 'note',
+      this.body.replaceChildren(this.make('p', 'note',
         `The sentence was changed after step ${view.step}: its grid was not recorded for this step. Move the slider to the latest step.`));
       return;
     }
     // The same words and heads as the tables shown: their cells are rewritten in place (a new
     // table every frame while training would cost the page a layout each time).
     const key = JSON.stringify([layer.tokens, layer.heads.length]);
-    if (this.frame.dataset.shape === key && this.#refill(layer, view.step)) return;
+    if (this.body.dataset.shape === key && this.#refill(layer, view.step)) return;
     const blocks = layer.heads.map((head, h) => this.#table(layer.tokens, head.trace.weights, h, layer.heads.length, view.step));
-    this.frame.replaceChildren(...blocks);
-    this.frame.dataset.shape = key;
+    this.body.replaceChildren(...blocks);
+    this.body.dataset.shape = key;
   }
 
   #refill(layer, step) {
-    const tables = this.frame.querySelectorAll('table');
+    const tables = this.body.querySelectorAll('table');
     if (tables.length !== layer.heads.length) return false;
     layer.heads.forEach((head, h) => {
       const table = tables[h];

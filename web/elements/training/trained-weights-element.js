@@ -40,7 +40,7 @@ export class AttentionTrainedWeightsElement extends TrainingPiece {
   draw({ view }) {
     const heads = view.w_q.length;
     const key = `${heads}`;
-    if (this.frame.dataset.shape !== key) this.#build(view, heads, key);
+    if (this.body.dataset.shape !== key) this.#build(view, heads, key);
     for (let h = 0; h < heads; h += 1) {
       for (const [name, label] of NAMES) {
         const { canvas, scale } = this.#canvases.get(`${name}-${h}`);
@@ -50,7 +50,7 @@ export class AttentionTrainedWeightsElement extends TrainingPiece {
   }
 
   #build(view, heads, key) {
-    this.frame.dataset.shape = key;
+    this.body.dataset.shape = key;
     this.#canvases.clear();
     const nodes = [];
     for (let h = 0; h < heads; h += 1) {
@@ -71,7 +71,7 @@ export class AttentionTrainedWeightsElement extends TrainingPiece {
       nodes.push(block);
     }
     nodes.push(this.make('p', 'note', 'Rows: the 16 numbers of a word\u2019s vector (d_model); columns: the head\u2019s numbers (head_dim). Blue above zero, orange below, on each matrix\u2019s own scale.'));
-    this.frame.replaceChildren(...nodes);
+    this.body.replaceChildren(...nodes);
   }
 
   #paint(canvas, scale, matrix, label, step) {

@@ -15,8 +15,7 @@
 // Attributes: seed (whole number, default 1), learning-rate (default 0.03), sentence (words of
 // the vocabulary, default "the cat that sat on the mat purrs"), autoplay (start training).
 
-import { loadAttention } from '../core-load.js';
-import { CORE_CHOICES } from '../element-config.js';
+import { loadFullAttention } from '../core-load.js';
 import { TrainingElement } from './training-base.js';
 import { announceChange } from '../change-event.js';
 import { DEFAULT_SENTENCE } from '../../api/training-run.js';
@@ -30,16 +29,14 @@ export const SPEEDS = {
   fast: { label: 'Fast (as fast as the trainer goes)' },
 };
 
-/** The core's full build (the trainer is not in the small embed build), loaded once per page. */
-export const loadTrainingAttention = () => loadAttention(CORE_CHOICES.full);
-
 /**
  * A training engine of its own for one trainer (an engine holds one run): a worker, or the
- * engine on the page where no worker starts.
+ * engine on the page where no worker starts, with the core's full build (the trainer is not in
+ * the small embed build).
  */
 export function openTrainerChannel() {
   return import('../../api/training-channel.js')
-    .then(({ openTrainingChannel }) => openTrainingChannel(loadTrainingAttention));
+    .then(({ openTrainingChannel }) => openTrainingChannel(loadFullAttention));
 }
 
 export class AttentionTrainerElement extends TrainingElement {
@@ -289,10 +286,8 @@ export class AttentionTrainerElement extends TrainingElement {
   }
 
   #say(text) {
-    const { message } = this.#nodes;
-    message.hidden = !text;
-    message.textContent = text ?? '';
-    if (text) console.warn(`<attention-trainer>: ${text}`);
+    this.showMessage(text || null);
+    this.warnOnce(text || null);
   }
 
   #syncButtons() {
@@ -361,9 +356,6 @@ export class AttentionTrainerElement extends TrainingElement {
       this.setSentence(n.sentence.value);
     });
 
-    n.message = this.make('p', 'message');
-    n.message.setAttribute('role', 'alert');
-    n.message.hidden = true;
     n.vocabulary = this.make('details', 'vocabulary');
     n.vocabulary.append(this.make('summary', '', 'The vocabulary'));
     n.vocabularyList = this.make('div');
@@ -381,6 +373,7 @@ export class AttentionTrainerElement extends TrainingElement {
     n.scrub.step = '1';
     n.scrub.addEventListener('input', () => this.scrubTo(n.scrub.value));
     scrub.append(n.scrubLabel, n.scrub);
-    this.frame.append(controls, sentenceForm, n.message, n.vocabulary, n.status, scrub);
+    this.placeAtTop(controls, sentenceForm);
+    this.body.append(n.vocabulary, n.status, scrub);
   }
 }

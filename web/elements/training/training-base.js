@@ -1,6 +1,6 @@
-// What the training elements share: an open shadow root with the elements' stylesheet and the
-// training sheet, a `.frame` holding the element's nodes, and, for the pieces that draw a
-// trainer's state, finding that trainer and following its `attention-change` events.
+// What the training elements add to the one element base (element-base.js: shadow root, frame,
+// message box, body): the training sheet, and, for the pieces that draw a trainer's state,
+// finding that trainer and following its `attention-change` events.
 //
 // A piece names its trainer with `for="trainer-id"` (looked up in the piece's own root node, so
 // it works inside another shadow root too), or sits inside an <attention-trainer>, or, with
@@ -8,22 +8,12 @@
 
 // What a piece listens for on its trainer: the trainer's attention-change (change-event.js).
 import { CHANGE_EVENT as TRAINING_CHANGE_EVENT } from '../change-event.js';
-import { adoptStyles } from '../element-styles.js';
+import { AttentionElementBase } from '../element-base.js';
 import { adoptTrainingStyles } from './training-styles.js';
 
-/** HTMLElement where there is one; in Node the module still loads, and defines nothing. */
-export const ElementBase = globalThis.HTMLElement ?? class {};
-
-export class TrainingElement extends ElementBase {
+export class TrainingElement extends AttentionElementBase {
   constructor() {
-    super();
-    const root = this.attachShadow({ mode: 'open' });
-    adoptStyles(root);
-    adoptTrainingStyles(root);
-    this.frame = this.ownerDocument.createElement('div');
-    this.frame.className = 'frame';
-    this.frame.setAttribute('part', 'frame');
-    root.append(this.frame);
+    super({ styles: [adoptTrainingStyles], editsCells: false });
   }
 
   /** Creates an element of this element's document with a class and text. */
@@ -70,7 +60,7 @@ export class TrainingPiece extends TrainingElement {
     this.#listening.addEventListener(TRAINING_CHANGE_EVENT, this.#onChange);
     const trainer = this.trainer;
     if (trainer?.view) this.#draw(trainer);
-    else if (!this.frame.firstChild) this.frame.append(this.make('p', 'note', 'Waiting for the trainer\u2026'));
+    else if (!this.body.firstChild) this.body.append(this.make('p', 'note', 'Waiting for the trainer\u2026'));
   }
 
   #onChange = (event) => {

@@ -1,5 +1,5 @@
 // What <attention-layer-inputs> draws: the tokens and seed fields, the "Back to the seeded
-// vectors" button, the message a refusal is said in, and the token vectors X as a table of
+// vectors" button, and the token vectors X as a table of
 // fields (one Tab stop, the arrow keys between its fields). Every number arrives computed (the
 // core's X, seeded or the reader's own); a redraw of the same shape writes the numbers into the
 // fields already there, so that the field a reader has just left, and the one they moved to,
@@ -15,7 +15,7 @@ import { formatCompact } from '../format.js';
 export const formatVectorValue = (value) => formatCompact(value, 6);
 
 /**
- * The fields, the button and the message: built once, filled by the element.
+ * The fields and the button: built once, filled by the element.
  * @param {Document} doc
  */
 export function renderLayerFields(doc) {
@@ -36,12 +36,7 @@ export function renderLayerFields(doc) {
   reset.type = 'button';
   reset.dataset.control = 'reset';
   fields.append(reset);
-  const message = element(doc, 'p', 'message');
-  message.setAttribute('part', 'message');
-  message.setAttribute('role', 'alert');
-  message.id = 'layer-inputs-message';
-  message.hidden = true;
-  return { fields, tokens, seed, reset, message };
+  return { fields, tokens, seed, reset };
 }
 
 const caption = (layer, edited) =>
