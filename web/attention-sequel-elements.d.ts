@@ -3,7 +3,7 @@
 //
 // The sequel's elements keep their whole state in their attributes (a reader's change in the
 // controls sets the attribute), so they have no property per attribute (<attention-layer-inputs>
-// adds `values`, its three attributes read as the core uses them): read and write the
+// adds `values`, its tokens, seed and x attributes read as the core uses them): read and write the
 // attributes, listed with examples on the site's authors page for parts two and three
 // (site/authors-sequel.html).
 

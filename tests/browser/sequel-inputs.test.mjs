@@ -6,7 +6,8 @@
 // or seed is named in the element's message in the cells' shared wording while the sections keep
 // the last good input; the button brings back the seeded vectors; `values` and the
 // attention-change event; and an author's mistakes (a matrix of the wrong shape, an id that is not
-// there, an element that takes no inputs) are named in the element's box and on the console.
+// there, an element that takes no inputs) are named in the element's box and on the console; the
+// layer's shape (d-model, n-heads) set on it reaches the sections with the vectors.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -247,5 +248,57 @@ describe('<attention-layer-inputs> on an author\u2019s page', () => {
     await settle(page);
     assert.match(await page.evaluate(() => document.getElementById('bad').problem), /^for attribute: /);
     assert.deepEqual(numbers(await readTable(page, 'bad', 'x')).flat().every((value) => value === 0.5), true);
+  });
+
+  // After the test above: the author's shape refused here is warned about, as an author's mistake.
+  it('takes the layer\u2019s shape (d-model, n-heads), hands it on with the vectors, and refuses one the core cannot use', { timeout: TEST_TIMEOUT }, async () => {
+    await page.evaluate(() => {
+      const inputs = document.getElementById('inputs');
+      inputs.removeAttribute('x');
+      inputs.setAttribute('d-model', '12');
+      inputs.setAttribute('n-heads', '2');
+    });
+    await settle(page);
+    assert.equal(await message(), null);
+    const table = await readTable(page, 'inputs', 'x');
+    assert.equal(table.columns.length, 12);
+    assert.deepEqual(await attributes('gqa', ['d-model', 'n-heads']), { 'd-model': '12', 'n-heads': '2' });
+    assert.deepEqual(await attributes('tiles', ['d-model', 'n-heads']), { 'd-model': '12', 'n-heads': '2' });
+    assert.deepEqual(await attributes('bill', ['d-model', 'n-heads']), { 'd-model': null, 'n-heads': null }, 'the bill takes only the toy\u2019s tokens');
+    // Head 0 of the GQA layer, now 12 wide with two heads of 6, from the inputs' X in float64.
+    await unfold(page, ['gqa']);
+    const x = numbers(table);
+    const [wq, wk, wv] = [await readWeights(page, 'gqa', 'w-q-0'), await readWeights(page, 'gqa', 'w-k-0'), await readWeights(page, 'gqa', 'w-v-0')];
+    assert.deepEqual([wq.length, wq[0].length], [12, 6]);
+    const q = matmul(x, wq);
+    const head = attentionHead(q, matmul(x, wk), matmul(x, wv));
+    assertTable(await readTable(page, 'gqa', 'q-0'), q, 3, 'Q of head 0');
+    assertTable(await readTable(page, 'gqa', 'weights-0'), head.weights, 4, 'the weights of head 0');
+    // A reader's number is checked, and handed on, in that shape.
+    await edit(cell(0, 11), '0.5');
+    assert.equal(JSON.parse((await attributes('gqa', ['x'])).x)[0][11], 0.5);
+    assert.equal(await message(), null);
+
+    // A shape the vectors do not fit, then one the core refuses (7 numbers do not split into 2
+    // heads): each named, and the input stays.
+    await page.evaluate(() => document.getElementById('inputs').setAttribute('d-model', '7'));
+    await settle(page);
+    assert.equal(await message(), 'x attribute, item 1: has 12 values; expected 7 (d_model). Not used: the input stays the last good one.');
+    await page.evaluate(() => document.getElementById('inputs').removeAttribute('x'));
+    await settle(page);
+    assert.match(await message() ?? '', /^n-heads attribute: must divide d_model 7 .*Not used: the input stays the last good one\.$/);
+    assert.equal((await readTable(page, 'inputs', 'x')).columns.length, 12);
+    assert.equal((await attributes('gqa', ['d-model']))['d-model'], '12');
+    assert.ok(opened.record.warnings.some((text) => text.startsWith('<attention-layer-inputs id="inputs">: n-heads attribute: ')));
+
+    // Without the shape attributes the core's defaults come back, in the sections too.
+    await page.evaluate(() => {
+      const inputs = document.getElementById('inputs');
+      for (const name of ['d-model', 'n-heads', 'x']) inputs.removeAttribute(name);
+    });
+    await settle(page);
+    assert.equal(await message(), null);
+    assert.equal((await readTable(page, 'inputs', 'x')).columns.length, 16);
+    assert.deepEqual(await attributes('gqa', ['d-model', 'n-heads']), { 'd-model': null, 'n-heads': null });
   });
 });

@@ -17,11 +17,14 @@ describe('what <attention-layer-inputs> hands on', () => {
     assert.deepEqual(parseForIds(''), []);
   });
 
-  it('gives the layer\u2019s elements its values as they are, the bill its tokens and the traffic their count', () => {
+  it('gives the layer\u2019s elements its values and shape as they are, the bill its tokens and the traffic their count', () => {
     const layer = { tokens: ['the', 'cat', 'sat', 'on'] };
-    assert.deepEqual(feedFor('attention-variant', { tokens: null, seed: 7, x: null }, layer), { tokens: null, seed: '7', x: null });
-    assert.deepEqual(feedFor('attention-flash-tiles', { tokens: ['a b', 'c'], seed: null, x: [[0.5, -1]] }, layer),
-      { tokens: '["a b","c"]', seed: null, x: '[[0.5,-1]]' });
+    assert.deepEqual(feedFor('attention-variant', { tokens: null, seed: 7, x: null }, layer),
+      { tokens: null, seed: '7', x: null, 'd-model': null, 'n-heads': null });
+    assert.deepEqual(feedFor('attention-flash-tiles', { tokens: ['a b', 'c'], seed: null, x: [[0.5, -1]], d_model: 2, n_heads: 1 }, layer),
+      { tokens: '["a b","c"]', seed: null, x: '[[0.5,-1]]', 'd-model': '2', 'n-heads': '1' });
+    assert.deepEqual(feedFor('attention-quantised-cache', { tokens: null, seed: 0, x: null, d_model: 12, n_heads: null }, layer),
+      { tokens: null, seed: '0', x: null, 'd-model': '12', 'n-heads': null });
     assert.deepEqual(feedFor('attention-kv-bill', { tokens: null, seed: null, x: null }, layer), { 'toy-tokens': 'the cat sat on' });
     assert.deepEqual(feedFor('attention-flash-traffic', { tokens: null, seed: null, x: null }, layer), { 'token-count': '4' });
     assert.equal(feedFor('attention-kv-curve', { tokens: null, seed: null, x: null }, layer), null);

@@ -13,6 +13,9 @@ import { formatVectorValue } from '../../views/sequel/layer-inputs-view.js';
  * @property {string[] | null} tokens  the words, or null: the core's default
  * @property {number | null} seed      the seed, or null: the core's default
  * @property {number[][] | null} x     the reader's own token vectors, or null: the seeded ones
+ * @property {number | null} [d_model] the layer's width (the numbers of a token vector), or null:
+ *                                     the core's default
+ * @property {number | null} [n_heads] its query heads, or null: the core's default
  */
 
 /** The ids `for` lists, separated by spaces or commas, each once. */
@@ -21,12 +24,17 @@ export function parseForIds(text) {
 }
 
 // Which attribute of each kind of element takes which of the inputs. The layer's own elements
-// take the values as they are (null: the attribute is removed, so the element runs the core's
-// default as the inputs do); the bill's toy and the toy's traffic take the tokens in use.
+// take the values as they are, the layer's shape (d-model, n-heads) with them, so that the
+// vectors and the layer they go into agree (null: the attribute is removed, so the element runs
+// the core's default as the inputs do); the bill's toy and the toy's traffic take the tokens in
+// use.
+const whole = (value) => (value === null || value === undefined ? null : String(value));
 const LAYER_FEED = (values) => ({
   tokens: values.tokens ? formatTokens(values.tokens) : null,
-  seed: values.seed === null ? null : String(values.seed),
+  seed: whole(values.seed),
   x: values.x ? formatVectors(values.x) : null,
+  'd-model': whole(values.d_model),
+  'n-heads': whole(values.n_heads),
 });
 const FEEDS = Object.freeze({
   'attention-variant': LAYER_FEED,

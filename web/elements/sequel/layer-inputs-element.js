@@ -17,11 +17,16 @@ import {
 import { notANumber } from '../cell-editing.js';
 import { formatVectorValue, renderLayerFields, renderVectorTable, updateVectorTable } from '../../views/sequel/layer-inputs-view.js';
 
-/** The attributes that are the layer's inputs, read as <attention-variant> reads them. */
+/**
+ * The attributes that are the layer's inputs, read as <attention-variant> reads them: the
+ * reader's (tokens, seed, x) and the author's shape of the layer (d-model, n-heads).
+ */
 const INPUT_ATTRIBUTES = Object.freeze({
   tokens: REQUEST_ATTRIBUTES.variant.tokens,
   seed: REQUEST_ATTRIBUTES.variant.seed,
   x: REQUEST_ATTRIBUTES.variant.x,
+  'd-model': REQUEST_ATTRIBUTES.variant['d-model'],
+  'n-heads': REQUEST_ATTRIBUTES.variant['n-heads'],
 });
 
 // The core's refusal of one field, without the core's name for it ("tokens[2]: must not be
@@ -32,12 +37,12 @@ function withoutPath(message, field) {
 }
 
 export class AttentionLayerInputsElement extends AttentionElementBase {
-  static observedAttributes = ['tokens', 'seed', 'x', 'for'];
+  static observedAttributes = ['tokens', 'seed', 'x', 'd-model', 'n-heads', 'for'];
 
   #attention = null;
   #nodes;
   #layer = null;     // the core's answer for the input in use: the last one that was accepted
-  #values = null;    // that input: {tokens, seed, x}, null where the core's default is used
+  #values = null;    // that input: {tokens, seed, x, d_model, n_heads}, null where the core's default is used
   #problem = null;
 
   constructor() {
@@ -98,7 +103,10 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
     let layer;
     try {
       const request = requestFrom(INPUT_ATTRIBUTES, (name) => this.getAttribute(name));
-      values = { tokens: request.tokens ?? null, seed: request.seed ?? null, x: request.x ?? null };
+      values = {
+        tokens: request.tokens ?? null, seed: request.seed ?? null, x: request.x ?? null,
+        d_model: request.d_model ?? null, n_heads: request.n_heads ?? null,
+      };
       layer = this.#check(values);
     } catch (error) {
       const text = error instanceof ConfigError
@@ -110,12 +118,19 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
     this.#accept(values, layer, null);
   }
 
-  #check({ tokens, seed, x }) {
+  #check({ tokens, seed, x, d_model: dModel = null, n_heads: nHeads = null }) {
     const request = {};
     if (tokens) request.tokens = tokens;
     if (seed !== null) request.seed = seed;
     if (x) request.x = x;
+    if (dModel !== null) request.d_model = dModel;
+    if (nHeads !== null) request.n_heads = nHeads;
     return this.#attention.groupedAttention(request);
+  }
+
+  // The layer's shape as the author set it: what reader's values are checked and handed on with.
+  get #shape() {
+    return { d_model: this.#values?.d_model ?? null, n_heads: this.#values?.n_heads ?? null };
   }
 
   // An author's attribute the core refused. With an input in use, it stays; before the first,
@@ -125,9 +140,12 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
       this.#refuse(`${text}. Not used: the input stays the last good one.`, null, { warn: true });
       return;
     }
+    const loose = this.#readLoosely();
+    const shape = { d_model: loose.d_model, n_heads: loose.n_heads };
     const fallbacks = [
-      [{ ...this.#readLoosely(), x: null }, 'the seeded vectors are used'],
-      [{ tokens: null, seed: null, x: null }, 'the default tokens and seed are used'],
+      [{ ...loose, x: null }, 'the seeded vectors are used'],
+      [{ tokens: null, seed: null, x: null, ...shape }, 'the default tokens and seed are used'],
+      [{ tokens: null, seed: null, x: null, d_model: null, n_heads: null }, 'the default tokens, seed and layer shape are used'],
     ];
     for (const [fallback, instead] of fallbacks) {
       let layer;
@@ -142,7 +160,7 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
     this.#refuse(text, null, { warn: true });
   }
 
-  // The tokens and seed attributes where they can be read at all.
+  // The tokens, seed and shape attributes where they can be read at all.
   #readLoosely() {
     const read = (name, parse) => {
       try {
@@ -152,7 +170,10 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
         return null;
       }
     };
-    return { tokens: read('tokens', (text) => parseTokens(text)), seed: read('seed', parseSeedText) };
+    return {
+      tokens: read('tokens', (text) => parseTokens(text)), seed: read('seed', parseSeedText),
+      d_model: read('d-model', parseSeedText), n_heads: read('n-heads', parseSeedText),
+    };
   }
 
   #accept(values, layer, problem) {
@@ -195,7 +216,7 @@ export class AttentionLayerInputsElement extends AttentionElementBase {
   #tryReaderValues(values, refusal) {
     let layer;
     try {
-      layer = this.#check(values);
+      layer = this.#check({ ...this.#shape, ...values });
     } catch (error) {
       refusal(String(error?.message ?? error));
       return false;
