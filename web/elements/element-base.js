@@ -143,7 +143,7 @@ export class AttentionElementBase extends ElementBase {
     this.#message.before(...nodes);
   }
 
-  /** The model whose Q, K and V cells this element edits, or null while it has none. */
+  /** The model this element shows, whose Q, K and V cells it edits; null while it has none. */
   get shownModel() {
     return null;
   }

@@ -4,7 +4,9 @@
 // (`tokens`, `seed`, `x`: its state is its attributes, as for the other sequel elements) and
 // is handed to the elements its `for` attribute names; a refused one is named in the element's
 // message, on the field or cell at fault, while those elements keep the last good input.
-// After each check it fires the sequel elements' `attention-change` event.
+// The layer's shape (`d-model`, `n-heads`) is the author's: no field, but the reader's values
+// are checked in it and it is handed on with them. After each check it fires the elements'
+// `attention-change` event.
 
 import { ConfigError, CORE_CHOICES, formatTokens, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 import { announceChange } from '../change-event.js';
