@@ -105,6 +105,31 @@ describe('no answer readable elsewhere while its cell is blank', { timeout: TEST
     }
   });
 
+  it('part one: the note under a softmax row computed shifted by its largest score, while that score is blank', async () => {
+    // Row 1's scaled scores (about 141 and 127) are past e^88.7, so its exponentials are taken
+    // shifted by its largest score, which the note under the softmax table prints.
+    const input = { tokens: ['the', 'cat'], q: [[1, 0], [20, 0]], k: [[10, 0], [9, 0]], v: [[1, 2], [3, 4]] };
+    const steps = headStepsF64(input);
+    const matrices = ['q', 'k', 'v'].map((name) => `&${name}=${encodeURIComponent(JSON.stringify(input[name]))}`).join('');
+    const { page, close } = await explorer.open(`#tokens=the%20cat${matrices}&practice=masked:1.0`);
+    try {
+      const { value, decimals } = blankF64('masked:1.0', steps);
+      assert.equal(value, Math.max(...steps.masked[1]), 'the blank is the row\u2019s largest score');
+      const note = page.locator('[data-step="softmax"] [data-shift-note]');
+      await note.waitFor();
+      assert.match(await note.textContent(), /reduced by the row's largest score, \?hidden while you practise\./);
+      // The scaled score is the masked one by definition: left out, as in the case above.
+      const text = await page.evaluate(`(${shownText})(document.querySelector('main'), 'table[data-table="scaled"], table[data-table="faq-scaled"]')`);
+      assertNotPrinted(text, printedCandidates(value, decimals), 'masked:1.0');
+      // Solved, the note prints the score again.
+      await page.fill('input.blank-answer[data-blank="masked:1.0"]', printedCandidates(value, decimals)[0]);
+      await page.press('input.blank-answer[data-blank="masked:1.0"]', 'Enter');
+      assert.match(await note.textContent(), new RegExp(`largest score, ${printedCandidates(value, decimals)[0].replace('.', '\\.')}\\.`, 'u'));
+    } finally {
+      await close();
+    }
+  });
+
   it('a hint shows another open blank\u2019s answer as "?" until that blank is solved', async () => {
     const steps = headStepsF64(roundInputsF64(7, 'easy'));
     const { page, close } = await explorer.open('#practice=exponentials:1.0,totals:1,weights:1.0&round=softmax&round_seed=7');

@@ -62,7 +62,9 @@ export function echoPlaces({ kind, index }, answers) {
       ...echoCells({ kind, index }).flatMap((echo) => [`${table(echo.kind)} ${bodyCell(a, b)}`, ...echoPlaces(echo, answers)]),
       `${table('faq-scaled')} ${bodyCell(a, b)}`,
     ];
-    case 'masked': return [`${softmaxOf(a)} ${bodyCell(b, 0)}`];
+    // A row whose exponentials were taken shifted by its largest score says that score under
+    // the softmax table (step-views.js): the largest visible masked score, printed again.
+    case 'masked': return [`${softmaxOf(a)} ${bodyCell(b, 0)}`, `[data-step="softmax"]:has(> * ${softmaxOf(a)}) > [data-shift-note]`];
     // The weights table and the softmax table's weight column show the same weight (either
     // can be the blank), as do the shaded grids and the FAQ's lab; the mix table writes it
     // into its row label ("0.2799 × V[the]"), which its cells' names repeat.
