@@ -157,7 +157,7 @@ describe('<attention-heads>', { timeout: TEST_TIMEOUT * 2 }, () => {
 
   it('names each bad attribute and its value in its own box, and says it once on the console', async () => {
     const expected = {
-      'bad-heads': 'heads attribute: must divide d_model 16 into heads of equal size (5 does not)',
+      'bad-heads': 'heads attribute: must divide d-model 16 into heads of equal size (5 does not)',
       'bad-seed': 'seed attribute: "two" is not a whole number',
       'bad-d-model': 'd-model attribute: must be a whole number from 1 to 256, got 512',
       'bad-mask': 'mask attribute: must be "causal", "none" or "causal_zero", got "diagonal"',

@@ -133,7 +133,7 @@ describe('part two\u2019s elements embedded in a page with a strict policy', () 
       const message = element.shadowRoot.querySelector('.message');
       return [element.problem, message.hidden, message.getAttribute('role'), element.result];
     }));
-    assert.deepEqual(problems[0], ['n-kv-heads attribute: must divide n_heads (4) into groups of equal size; 3 does not', false, 'alert', null]);
+    assert.deepEqual(problems[0], ['n-kv-heads attribute: must divide n-heads (4) into groups of equal size; 3 does not', false, 'alert', null]);
     assert.match(problems[1][0], /^n-kv-heads attribute: applies to variant="gqa" only/);
     assert.equal(opened.record.warnings.length, 2);
     assert.ok(opened.record.warnings.some((text) => text.startsWith('<attention-variant id="bad-groups">: n-kv-heads attribute')));

@@ -283,10 +283,10 @@ describe('<attention-layer-inputs> on an author\u2019s page', () => {
     // heads): each named, and the input stays.
     await page.evaluate(() => document.getElementById('inputs').setAttribute('d-model', '7'));
     await settle(page);
-    assert.equal(await message(), 'x attribute, item 1: has 12 values; expected 7 (d_model). Not used: the input stays the last good one.');
+    assert.equal(await message(), 'x attribute, item 1: has 12 values; expected 7 (d-model). Not used: the input stays the last good one.');
     await page.evaluate(() => document.getElementById('inputs').removeAttribute('x'));
     await settle(page);
-    assert.match(await message() ?? '', /^n-heads attribute: must divide d_model 7 .*Not used: the input stays the last good one\.$/);
+    assert.match(await message() ?? '', /^n-heads attribute: must divide d-model 7 .*Not used: the input stays the last good one\.$/);
     assert.equal((await readTable(page, 'inputs', 'x')).columns.length, 12);
     assert.equal((await attributes('gqa', ['d-model']))['d-model'], '12');
     assert.ok(opened.record.warnings.some((text) => text.startsWith('<attention-layer-inputs id="inputs">: n-heads attribute: ')));

@@ -44,6 +44,10 @@ describe('reading the sequel elements\u2019 attributes', () => {
     assert.equal(reword('block_rows: must be a whole number from 1 to 4, got 5'), 'block-rows attribute: must be a whole number from 1 to 4, got 5');
     assert.equal(reword('x[1][2]: must be a finite number'), 'x attribute, row 2, column 3: must be a finite number');
     assert.equal(reword('block_cols: must be a whole number'), 'block_cols: must be a whole number', 'not set: the core\u2019s words');
+    // The core's names of the element's other figures become their attributes' names too.
+    assert.equal(reword('x[0]: has 12 values; expected 7 (d_model)'), 'x attribute, item 1: has 12 values; expected 7 (d-model)');
+    assert.equal(reword('block_rows: must not exceed head_dim or block_cols'), 'block-rows attribute: must not exceed head_dim or block-cols',
+      'a name no attribute of the element has stays the core\u2019s');
     assert.equal(reword('something else entirely'), 'something else entirely');
   });
 });
@@ -161,6 +165,9 @@ describe('a refusal in the reader\u2019s words', () => {
     assert.equal(readerMessage('n-kv-heads attribute: must divide n_heads (30) into groups of equal size; 8 does not', labels),
       'K/V heads: must divide query heads (30) into groups of equal size; 8 does not.');
     assert.equal(readerMessage('n_kv_heads: must divide n_heads (30)', labels), 'K/V heads: must divide query heads (30).');
+    // A figure named by its attribute, as rewordCoreError names it.
+    assert.equal(readerMessage('n-kv-heads attribute: must divide n-heads (30)', { ...labels, 'n-heads': 'query heads' }),
+      'K/V heads: must divide query heads (30).');
     // Without a label (an element without controls) the attribute's name stays, for the author.
     assert.equal(readerMessage('seed attribute: "x" is not a whole number', labels), 'seed attribute: "x" is not a whole number.');
     assert.equal(parseWindow('sliding-window', 'none'), null);

@@ -43,7 +43,9 @@ export function requestFrom(specs, read) {
 /**
  * Rewords an error of the core, whose message starts with the request's path
  * ("block_rows: must be …", "x[1][2]: must be …"), as a problem of an attribute:
- * "block-rows attribute: must be …". A path the element did not set (the core's default was
+ * "block-rows attribute: must be …"; the core's names of the element's other attributes in it
+ * become theirs too ("must divide d_model 16" -> "must divide d-model 16"), so that the message
+ * speaks the author's vocabulary only. A path the element did not set (the core's default was
  * used) or that no attribute names is kept as the core wrote it.
  * @param {string} message
  * @param {Record<string, AttributeSpec>} specs
@@ -58,5 +60,7 @@ export function rewordCoreError(message, specs, isSet) {
   if (!attribute || !isSet(attribute)) return textOf;
   const where = [...indices.matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]) + 1);
   const place = where.length === 0 ? '' : where.length === 1 ? `, item ${where[0]}` : `, row ${where[0]}, column ${where[1]}`;
-  return `${attribute} attribute${place}: ${detail}`;
+  const named = detail.replace(/\b[a-z]+(?:_[a-z]+)+\b/gu,
+    (name) => Object.entries(specs).find(([, spec]) => spec.key === name)?.[0] ?? name);
+  return `${attribute} attribute${place}: ${named}`;
 }

@@ -177,15 +177,20 @@ export function variantRequest(variant, request) {
 }
 
 /**
- * A problem in a reader's words: "n-kv-heads attribute: must divide n_heads (30) …" with the
- * form's labels ({'n-kv-heads': 'K/V heads', n_heads: 'query heads'}) becomes "K/V heads: must
- * divide query heads (30) …". Names without a label are kept.
+ * A problem in a reader's words: "n-kv-heads attribute: must divide n-heads (30) …" with the
+ * form's labels ({'n-kv-heads': 'K/V heads', 'n-heads': 'query heads'}) becomes "K/V heads: must
+ * divide query heads (30) …". A figure is found by its attribute or by the core's name
+ * (n_heads); names without a label are kept.
  * @param {string} problem
  * @param {Record<string, string>} labels  attribute or the core's member -> the field's label
  */
 export function readerMessage(problem, labels) {
-  let said = String(problem).replace(/^([a-z-]+) attribute(, [^:]*)?: /u,
-    (whole, attribute, place) => (labels[attribute] ? `${labels[attribute]}${place ?? ''}: ` : whole));
-  said = said.replace(/\b[a-z]+(?:_[a-z]+)+\b/gu, (name) => labels[name] ?? name);
+  const text = String(problem);
+  const lead = /^([a-z-]+) attribute(, [^:]*)?: /u.exec(text);
+  const start = lead ? (labels[lead[1]] ? `${labels[lead[1]]}${lead[2] ?? ''}: ` : lead[0]) : '';
+  // The rest names other figures by the attribute (rewordCoreError) or by the core's name.
+  const rest = text.slice(lead ? lead[0].length : 0)
+    .replace(/\b[a-z]+(?:[-_][a-z]+)+\b/gu, (name) => labels[name] ?? name);
+  const said = `${start}${rest}`;
   return /[.!?]$/u.test(said) ? said : `${said}.`;
 }
