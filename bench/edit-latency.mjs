@@ -56,10 +56,11 @@ function parseArguments(argv) {
 
 // Runs inside the page: `count` edits of one cell, alternating two values so each is a change.
 async function measureInPage({ count, warmup }) {
+  // Focusing the cell moves the table's one text field into it (web/views/cell-field.js).
+  document.querySelector('table[data-table="q"] tbody tr:last-child td[data-col="0"]').focus();
   const input = document.querySelector('table[data-table="q"] tbody tr:last-child input[data-col="0"]');
   const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
   const samples = { script: [], layout: [], frame: [] };
-  input.focus();
   for (let n = 0; n < warmup + count; n += 1) {
     await nextFrame();
     input.value = n % 2 === 0 ? '0.7' : '-0.3';
@@ -81,7 +82,8 @@ async function measureInPage({ count, warmup }) {
   const example = {
     tokens: Array.from(document.querySelectorAll('.token-input'), (field) => field.value),
     ...Object.fromEntries(['q', 'k', 'v'].map((m) => [m, Array.from(document.querySelectorAll(`table[data-table="${m}"] tbody tr`),
-      (tr) => Array.from(tr.querySelectorAll('input'), (field) => Number(field.value.replace('\u2212', '-'))))])),
+      (tr) => Array.from(tr.querySelectorAll('td[data-col]'),
+        (cell) => Number((cell.querySelector('input')?.value ?? cell.querySelector('.value').textContent).replace('\u2212', '-'))))])),
   };
   const core = [];
   for (let n = 0; n < warmup + count; n += 1) {

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readTable } from './browser-harness.mjs';
+import { cellField, readTable } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertTable, openHostPage, readMessage, readShadowTable, referenceAttention,
   startBrowserAndHost, stopBrowserAndHost, waitForElements,
@@ -266,7 +266,7 @@ describe('the walkthrough page\u2019s editable cells: every value entry of the t
     tokens: CELL_BASE.tokens.join(' '),
     q: JSON.stringify(CELL_BASE.q), k: JSON.stringify(CELL_BASE.k), v: JSON.stringify(CELL_BASE.v),
   };
-  const cell = (matrix, row, col) => page.locator(`table[data-table="${matrix}"] input[data-row="${row}"][data-col="${col}"]`);
+  const cell = (matrix, row, col) => cellField(page, `table[data-table="${matrix}"]`, row, col);
 
   before(async () => {
     opened = await openHostPage(browser, `${server.url}site/index.html#${hashOf(baseAttributes)}`);

@@ -153,3 +153,33 @@ export function parsePrinted(text) {
   if (!/^-?\d+(\.\d+)?$/.test(normal)) throw new Error(`not a printed number: "${text}"`);
   return Number(normal);
 }
+
+// What a test does with an editable Q, K or V cell, of the one field that moves into the cell
+// that takes focus (web/views/cell-field.js).
+const FIELD_READS = new Set(['inputValue', 'getAttribute']);
+
+/**
+ * The text field of cell [row][col] of an editable table, used like a Playwright locator of an
+ * <input>. An action (fill, press, focus, …) first gives the cell focus when the field is not in
+ * it, which moves the field there, as a reader's click or arrow key does. A read does not move
+ * the field: inputValue() of a cell without the field is the number the cell prints, and
+ * getAttribute() is null (no field is in the cell to carry it).
+ * @param {import('playwright-core').Page} page
+ * @param {string} table  a selector of the table, e.g. 'table[data-table="q"]' or '#piece-q'
+ * @param {number} row
+ * @param {number} col
+ */
+export function cellField(page, table, row, col) {
+  const cell = page.locator(`${table} td[data-row="${row}"][data-col="${col}"]`).first();
+  const field = cell.locator('input');
+  return new Proxy({}, {
+    get: (_, method) => async (...args) => {
+      if (await field.count() === 0) {
+        if (method === 'inputValue') return (await cell.locator('.value').textContent()).trim();
+        if (FIELD_READS.has(method)) return null;
+        await cell.focus();
+      }
+      return field[method](...args);
+    },
+  });
+}

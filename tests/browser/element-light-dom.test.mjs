@@ -6,6 +6,7 @@
 // light-dom step (a refusal, Escape), and switching the attribute off and on again.
 
 import assert from 'node:assert/strict';
+import { cellField } from './browser-harness.mjs';
 import { describe, it } from 'node:test';
 import {
   TEST_TIMEOUT, assertTable, readShadowTable, referenceAttention, THREE, withFixturePage,
@@ -66,7 +67,7 @@ describe('light-dom on a piece', { timeout: TEST_TIMEOUT }, () => {
   });
 
   it('takes a reader\u2019s edit in an editable light-dom table, and every piece follows', async () => {
-    const input = page.locator('#light-q input[data-matrix="q"][data-row="2"][data-col="0"]');
+    const input = cellField(page, '#light-q', 2, 0);
     await input.fill('1');
     const edited = { ...THREE, q: THREE.q.map((row, i) => (i === 2 ? [1, ...row.slice(1)] : row)) };
     const reference = referenceAttention(edited);

@@ -123,7 +123,8 @@ describe('an explainer on a page with hostile global CSS', { timeout: TEST_TIMEO
     const themed = await hostile.page.evaluate(() => {
       const root = document.getElementById('themed').shadowRoot;
       const table = root.querySelector('table');
-      const input = root.querySelector('input');
+      // An editable cell's printed box, which takes the look of the field that moves into it.
+      const input = root.querySelector('[part~="input"]');
       const darkest = root.querySelector('td.shade-4');
       return {
         font: getComputedStyle(root.querySelector('.frame')).fontFamily,

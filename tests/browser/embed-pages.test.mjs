@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { COLOUR_RULES, PAGE_CSP, launchBrowser, startStaticServer } from './browser-harness.mjs';
+import { COLOUR_RULES, PAGE_CSP, cellField, launchBrowser, startStaticServer } from './browser-harness.mjs';
 import {
   SITE, TEST_TIMEOUT, assertTable, openHostPage, readShadowTable, referenceAttention, requireBuiltSite,
   waitForElements,
@@ -69,7 +69,7 @@ describe('example-article.html', { timeout: TEST_TIMEOUT }, () => {
       const explainerBefore = await readShadowTable(page, ids.explainer, 'weights');
       const input = structuredClone(article.two_words);
       input.q[1][1] = 1.5;
-      const cell = page.locator(`attention-step[step="q"] input[data-row="1"][data-col="1"]`);
+      const cell = cellField(page, 'attention-step[step="q"]', 1, 1);
       await cell.fill('1.5');
       await cell.press('Enter');
       const ref = referenceAttention(input);

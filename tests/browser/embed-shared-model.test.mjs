@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, launchBrowser } from './browser-harness.mjs';
+import { PAGE_CSP, cellField, launchBrowser } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertPrinted, assertTable, openHostPage, readShadowTable, referenceAttention,
   requireBuiltSite, startHostServer, waitForElements,
@@ -19,11 +19,12 @@ let opened;
 let page;
 let article;
 
-// Everything the model's pieces print, for comparing before and after.
+// Everything the model's pieces print, for comparing before and after. An editable cell prints
+// its number whether or not the table's one field is in it; the field is left out.
 async function snapshot(ids) {
   return page.evaluate((hostIds) => Object.fromEntries(hostIds.map((id) => {
     const root = document.getElementById(id).shadowRoot;
-    const values = [...root.querySelectorAll('.value, input, .working-line, text')]
+    const values = [...root.querySelectorAll('.value, input:not(.cell-input), .working-line, text')]
       .map((node) => node.value ?? node.textContent);
     return [id, values];
   })), ids);
@@ -31,7 +32,7 @@ async function snapshot(ids) {
 
 // Types into the cell input of `matrix`[row][col] inside element `hostId`, then presses Tab.
 async function typeInto(hostId, matrix, row, col, text) {
-  const input = page.locator(`#${hostId} input[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]`);
+  const input = cellField(page, `#${hostId} table[data-table="${matrix}"]`, row, col);
   await input.fill(text);
   await input.press('Tab');
 }
@@ -116,7 +117,7 @@ describe('one model across an article, and two explainers beside it', { timeout:
     const state = await page.evaluate(() => ({
       q: document.getElementById('cat').q,
       changes: globalThis.__changes,
-      value: document.getElementById('piece-q').shadowRoot.querySelector('input[data-row="1"][data-col="0"]').value,
+      value: document.getElementById('piece-q').shadowRoot.querySelector('td[data-row="1"][data-col="0"] .value').textContent,
     }));
     assert.equal(state.q[1][0], -2.5, 'the model element\u2019s q property has the edit');
     assert.equal(state.value, '\u22122.5');
@@ -141,7 +142,7 @@ describe('one model across an article, and two explainers beside it', { timeout:
 
   it('a value that is not a number is refused on its cell; the tables keep the last good state', async () => {
     const before = await snapshot(['piece-scores', 'piece-out']);
-    const input1 = page.locator('#piece-q input[data-row="0"][data-col="0"]');
+    const input1 = cellField(page, '#piece-q table[data-table="q"]', 0, 0);
     await input1.fill('1.2.3');
     const state = await page.evaluate(() => {
       const root = document.getElementById('piece-q').shadowRoot;
@@ -159,9 +160,13 @@ describe('one model across an article, and two explainers beside it', { timeout:
     await input1.press('Tab');
     const left = await page.evaluate(() => {
       const root = document.getElementById('piece-q').shadowRoot;
-      const cell = root.querySelector('input[data-row="0"][data-col="0"]');
-      return { value: cell.value, invalid: cell.getAttribute('aria-invalid'), message: root.querySelector('.edit-message').textContent };
+      // The field left the cell with the focus; the cell prints the value it is back to.
+      const cell = root.querySelector('td[data-row="0"][data-col="0"]');
+      const field = cell.querySelector('input');
+      return { value: cell.querySelector('.value').textContent, field: field !== null, invalid: field?.getAttribute('aria-invalid') ?? null,
+        message: root.querySelector('.edit-message').textContent };
     });
+    assert.equal(left.field, false, 'the field left the cell');
     assert.equal(left.invalid, null);
     assert.equal(Number(left.value.replace('\u2212', '-')), Number(input.q[0][0].toPrecision(6)));
     assert.match(left.message, /^q0 of \u201cthe\u201d: .*outside the allowed range.*\. The cell is back to /);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
+import { cellField } from './browser-harness.mjs';
 import { TEST_TIMEOUT, readTable, startExploring } from './explore-harness.mjs';
 import { COLOUR_RULES, WCAG_TAGS } from './browser-harness.mjs';
 
@@ -67,7 +68,7 @@ describe('axe-core', { timeout: TEST_TIMEOUT * 2 }, () => {
       await page.locator('.step-next').click();
       await page.locator('.walk-toggle').click();
       await openSome();
-      await page.locator('table[data-table="q"] input').first().fill('abc');  // a refusal on screen
+      await cellField(page, 'table[data-table="q"]', 0, 0).fill('abc');  // a refusal on screen
       // Still dark from the article: this state is checked dark first, then light.
       await checkBothSchemes('six tokens, causal_zero, a refused cell', ['dark', 'light']);
     } finally {
@@ -224,7 +225,9 @@ describe('keyboard, focus and screen readers', { timeout: TEST_TIMEOUT }, () => 
     assert.equal(await label('scores', 1, 1), 'score of cat against cat: 2.090');
     assert.equal(await label('masked', 0, 1), 'masked score of the against cat: \u2212\u221e, masked');
     assert.equal(await label('softmax', 0, 1), 'eˣ of cat on the: 1.1052');
-    assert.equal(await page.locator('table[data-table="q"] input[data-row="1"][data-col="0"]').getAttribute('aria-label'), 'q0 of cat');
+    const field = cellField(page, 'table[data-table="q"]', 1, 0);
+    await field.focus();  // the table's one field moves into the cell, named for it
+    assert.equal(await field.getAttribute('aria-label'), 'q0 of cat');
     assert.equal(await page.locator('table[data-table="weights"] td.row-sum[data-row="1"]').getAttribute('aria-label'), 'row sum of cat: 1.0000');
     assert.equal(await page.locator('.remove-token').first().getAttribute('aria-label'), 'Remove token 1, “the”');
     const tables = await page.$$eval('main table', (all) => all.map((t) => ({

@@ -5,6 +5,7 @@
 // against the trace's own numbers and the cells it names.
 
 import assert from 'node:assert/strict';
+import { cellField } from './browser-harness.mjs';
 import { after, before, describe, it } from 'node:test';
 import {
   MINUS, TEST_TIMEOUT, articleOf, assertPrinted, assertWalkthroughMatches, parsePrinted, readTable,
@@ -239,7 +240,7 @@ describe('the working of a cell', { timeout: TEST_TIMEOUT }, () => {
     await page.locator('table[data-table="mix"] tbody td[data-row="0"][data-col="0"]').hover();
     assert.equal(await working('table-mix'), `weight of cat on the × v0 of the = 0.2799 × ${MINUS}0.500 = ${MINUS}0.1399`);
     assert.deepEqual((await highlighted()).sort(), ['v[0][0]', 'weights[1][0]']);
-    await page.locator('table[data-table="v"] input[data-row="0"][data-col="0"]').fill('1');
+    await cellField(page, 'table[data-table="v"]', 0, 0).fill('1');
     assert.equal(await working('table-mix'), 'weight of cat on the × v0 of the = 0.2799 × 1.000 = 0.2799', 'the working follows the edit');
   });
 });

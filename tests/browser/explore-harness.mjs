@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, readTable, startStaticServer } from './browser-harness.mjs';
+import { PAGE_CSP, SITE_ROOT, cellField, launchBrowser, openPage, parsePrinted, readTable, startStaticServer } from './browser-harness.mjs';
 
 export { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, readTable, startStaticServer };
 
@@ -129,10 +129,11 @@ export async function assertWalkthroughMatches(page, input) {
 // ---------------------------------------------------------------------------------------------
 // The page's controls.
 
-/** The values in the input cells of an editable table, row by row, as numbers. */
+/** The values of an editable table's cells (the field's text in the cell it is in), row by row, as numbers. */
 export function readInputs(page, matrix) {
   return page.$$eval(`table[data-table="${matrix}"] tbody tr`, (rows) =>
-    rows.map((row) => Array.from(row.querySelectorAll('input'), (input) => input.value)))
+    rows.map((row) => Array.from(row.querySelectorAll('td[data-col]'),
+      (cell) => cell.querySelector('input')?.value ?? cell.querySelector('.value').textContent)))
     .then((rows) => rows.map((row) => row.map(parsePrinted)));
 }
 
@@ -142,12 +143,11 @@ export async function readExample(page) {
   return { tokens, q: await readInputs(page, 'q'), k: await readInputs(page, 'k'), v: await readInputs(page, 'v') };
 }
 
-/** The input of cell [row][col] of q, k or v. */
 /** The message the Q, K or V step (`matrix`) shows about an edit of its cells. */
 export const editMessage = (page, matrix) => page.locator(`[data-slot="table-${matrix}"] .edit-message`);
 
-export const cellInput = (page, matrix, row, col) =>
-  page.locator(`table[data-table="${matrix}"] input[data-row="${row}"][data-col="${col}"]`);
+/** The text field of cell [row][col] of q, k or v (browser-harness.mjs's cellField). */
+export const cellInput = (page, matrix, row, col) => cellField(page, `table[data-table="${matrix}"]`, row, col);
 
 /** The state the core draws new cells from for `seed`, split as the page splits it. */
 export async function seededPool(page, seed) {

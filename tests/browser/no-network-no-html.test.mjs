@@ -6,6 +6,7 @@
 // script runs, nothing is fetched for it.
 
 import assert from 'node:assert/strict';
+import { cellField } from './browser-harness.mjs';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -152,7 +153,7 @@ describe('no HTML from text: markup through every text path', { timeout: TEST_TI
       const text = await allText(page);
       assert.ok(text.includes(MARKUP) && text.includes(SCRIPT_MARKUP), 'the markup is shown, as text');
       // Edit a cell with markup: refused, quoted as text.
-      await page.locator('#as-attributes input[data-matrix="q"]').first().fill(MARKUP);
+      await cellField(page, '#as-attributes table[data-table="q"]', 0, 0).fill(MARKUP);
       await assertNoMarkupEffects(opened, 'attributes and properties');
     } finally {
       await opened.close();
@@ -194,7 +195,7 @@ describe('no HTML from text: markup through every text path', { timeout: TEST_TI
       assert.deepEqual(await page.$$eval('.token-list .token-input', (inputs) => inputs.map((i) => i.value)), [MARKUP, SCRIPT_MARKUP]);
       const scripts = (await countTags(page)).script ?? 0;  // the page's own
       await page.locator('.token-input').nth(1).fill(BOLD);
-      await page.locator('table[data-table="q"] input[data-row="0"][data-col="0"]').fill(MARKUP);
+      await cellField(page, 'table[data-table="q"]', 0, 0).fill(MARKUP);
       assert.match(await page.locator('[data-slot="table-q"] .edit-message').textContent(), /is not a number, so it was not used/);
       await page.evaluate((h) => { window.location.hash = h; }, `#mask=${encodeURIComponent(MARKUP)}`);
       await page.waitForFunction(() => !document.getElementById('link-problem').hidden);

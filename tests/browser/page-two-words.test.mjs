@@ -27,7 +27,8 @@ const normalSpaces = (text) => text.replace(/\s+/g, ' ').trim();
 /** The values shown in the input cells of an editable table, row by row. */
 function readInputs(page, name) {
   return page.$$eval(`table[data-table="${name}"] tbody tr`, (rows) =>
-    rows.map((row) => Array.from(row.querySelectorAll('input'), (input) => input.value)));
+    rows.map((row) => Array.from(row.querySelectorAll('td[data-col]'),
+      (cell) => cell.querySelector('input')?.value ?? cell.querySelector('.value').textContent)));
 }
 
 /** Every body cell of a token × token table against the reference matrix. */

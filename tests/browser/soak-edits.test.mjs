@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { cellField } from './browser-harness.mjs';
 import { openHostPage, startBrowserAndHost, stopBrowserAndHost, waitForElements } from './embed-harness.mjs';
 import { checkTrace } from '../support/bad-inputs.mjs';
 
@@ -47,13 +48,13 @@ it(`${EDITS} edits leave the DOM node count and the JS heap flat`, { timeout: 24
       return (await cdp.send('Runtime.getHeapUsage')).usedSize;
     };
     const cells = await page.$$eval('#edited', ([el]) =>
-      [...el.shadowRoot.querySelectorAll('input[data-matrix]')].map((input) => ({
-        matrix: input.dataset.matrix, row: input.dataset.row, col: input.dataset.col,
+      [...el.shadowRoot.querySelectorAll('td.editable-cell')].map((cell) => ({
+        matrix: cell.closest('table').dataset.matrix, row: cell.dataset.row, col: cell.dataset.col,
       })));
     assert.ok(cells.length >= 24, `${cells.length} editable cells`);
     const edit = async (n) => {
       const { matrix, row, col } = cells[n % cells.length];
-      const input = page.locator(`#edited input[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]`);
+      const input = cellField(page, `#edited table[data-table="${matrix}"]`, row, col);
       await input.fill(TYPED[n % TYPED.length]);
       if (n % 10 === 9) await input.press('Tab');  // leaving a refused cell puts the good value back
     };
@@ -62,7 +63,7 @@ it(`${EDITS} edits leave the DOM node count and the JS heap flat`, { timeout: 24
     // refused one, then the edits dropped with reset()), so that a message left on screen by
     // the last edit does not count as a change.
     const settle = async () => {
-      const first = page.locator('#edited input[data-matrix]').first();
+      const first = cellField(page, '#edited table[data-table="q"]', 0, 0);
       await first.fill('0.5');
       await first.press('Tab');
       await page.evaluate(() => new Promise((resolve) => {

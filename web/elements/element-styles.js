@@ -101,6 +101,12 @@ table.editable td.num { padding: 0.15em 0.3em; }
   border-radius: 3px;
 }
 .cell-input:focus { outline: 3px solid var(--accent); outline-offset: 1px; }
+/* An editable cell prints its number in the box its field will have (cell-field.js). */
+table.editable td.editable-cell .value {
+  display: inline-block; box-sizing: border-box; min-width: 8ch; padding: 0.2em 0.35em;
+  text-align: right; background: var(--paper); border: 1px solid #8c95a3; border-radius: 3px; cursor: text;
+}
+table.editable td.editing > .value { display: none; }
 .cell-input[aria-invalid="true"] { border-color: var(--attention-alert-rule, #b35c00); background: var(--attention-alert, #fff4e5); }
 
 table.grid td.num { min-width: 7.5ch; padding: 0.6em 0.85em; border: 2px solid var(--paper); }

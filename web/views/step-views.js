@@ -6,7 +6,8 @@
 
 import { renderArrows, updateArrows } from './arrows.js';
 import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
-import { labelCells } from './cell-navigation.js';
+import { labelCells, makeCellsNavigable } from './cell-navigation.js';
+import { makeEditable, refreshField } from './cell-field.js';
 import { element } from './page-slots.js';
 import { renderScrollable } from './render-tables.js';
 import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from './render-working.js';
@@ -61,12 +62,17 @@ export const formatEditable = (value) => formatCompact(value, 6);
 // Marks a table for ::part styling, names its cells and wraps it so that it scrolls inside its
 // own box; with `tools`, as the page shows its tables: walked with the arrow keys and with the
 // "Copy table" menu under it (table-block.js).
-function presentPart(doc, table, describe, { tools = false } = {}) {
+function presentPart(doc, table, describe, { tools = false, navigable = false } = {}) {
   table.setAttribute('part', 'table');
   table.caption?.setAttribute('part', 'caption');
   if (tools) return presentTable(doc, table, { describe });
   labelCells(table, describe);
-  return renderScrollable(doc, table, table.caption?.textContent ?? 'table');
+  // An editable table is walked with the arrow keys, tools or not: its cells are where its
+  // one field goes.
+  if (navigable) makeCellsNavigable(table);
+  const box = renderScrollable(doc, table, table.caption?.textContent ?? 'table');
+  if (table.classList.contains('navigable')) box.removeAttribute('tabindex');
+  return box;
 }
 
 const MATRIX_CAPTIONS = {
@@ -85,38 +91,6 @@ function inputTable(trace, matrix) {
     columnLabels: componentLabels(matrix, trace.head_dim),
     format: fixed(DECIMALS.matrix),
   } };
-}
-
-// Turns the number cells of a built Q, K or V table into text fields.
-function makeEditable(doc, table, trace, matrix) {
-  table.classList.add('editable');
-  for (const cell of table.querySelectorAll('td[data-row][data-col]')) {
-    const row = Number(cell.dataset.row);
-    const col = Number(cell.dataset.col);
-    const input = element(doc, 'input', 'cell-input');
-    // A plain text field: a phone's decimal keypad often has no minus sign, and half the
-    // article's numbers are negative.
-    Object.assign(input, { type: 'text', spellcheck: false, autocomplete: 'off' });
-    input.size = 7;
-    input.value = formatEditable(trace[matrix][row][col]);
-    input.dataset.matrix = matrix;
-    input.dataset.row = String(row);
-    input.dataset.col = String(col);
-    input.setAttribute('part', 'input');
-    input.setAttribute('aria-label', `${matrix}${col} of ${trace.tokens[row]}`);
-    cell.replaceChildren(input);
-  }
-}
-
-// Writes the trace's values into an editable table, leaving the cell the reader is typing in
-// alone.
-function refreshEditable(table, trace, active) {
-  for (const input of table.querySelectorAll('input[data-matrix]')) {
-    if (input === active) continue;
-    const text = formatEditable(trace[input.dataset.matrix][Number(input.dataset.row)][Number(input.dataset.col)]);
-    if (input.value !== text) input.value = text;
-    input.removeAttribute('aria-invalid');
-  }
 }
 
 // One sentence per step saying what it does; numbers in it come from the trace.
@@ -207,7 +181,7 @@ export function stepView(doc, step, { tools = false } = {}) {
   const table = TABLE_STEPS[step];
   if (!table && step !== 'arrows') throw new RangeError(`unknown step ${step}`);
   let view = null;
-  let inputShape = null;  // the shape of the text-field table on screen, if one is
+  let viewEditable = false;  // whether `view` shows an editable table (a field of its own)
   let legend = null;
   let arrows = null;
   let shown = null;  // the table's box on screen
@@ -249,25 +223,21 @@ export function stepView(doc, step, { tools = false } = {}) {
         if (caption !== null) spec.options.caption = fillCaption(caption, trace, row, maskLabel);
       }
       const inputs = editable && ['q', 'k', 'v'].includes(step);
-      const shape = JSON.stringify([inputs, trace.tokens, trace.head_dim]);
-      if (inputs && view && shape === inputShape) {
-        // Text fields are not patched like printed cells: their values are set, the cell being
-        // typed in left alone.
-        refreshEditable(view.table, trace, active);
-        return section;
-      }
-      if (!view || inputs || inputShape !== null) {
+      // An editable table prints its numbers as its field shows them (cell-field.js).
+      if (inputs) spec.options = { ...spec.options, format: formatEditable };
+      if (!view || inputs !== viewEditable) {
         view = tableView(doc, {
           describe: table.describe,
-          // The text fields go in first: the arrow keys of `tools` walk them.
+          // The field goes in first: the arrow keys walk the cells it moves between.
           present: (built) => {
-            if (inputs) makeEditable(doc, built, trace, step);
-            return [presentPart(doc, built, table.describe, { tools })];
+            if (inputs) makeEditable(doc, built, step);
+            return [presentPart(doc, built, table.describe, { tools, navigable: inputs })];
           },
         });
+        viewEditable = inputs;
       }
-      inputShape = inputs ? shape : null;
       const nodes = view.show(spec);
+      if (inputs) refreshField(view.table, active);
       if (nodes) {
         shown?.remove();
         [shown] = nodes;

@@ -16,7 +16,7 @@ const NEG_INFINITY = `${MINUS}\u221e`;
 
 /**
  * What a rendered table shows, as text: each number cell's printed value (a masked cell's
- * screen-reader word is left out), or an input's current value for an editable cell.
+ * screen-reader word is left out), or the text of the field in an editable cell the reader is in.
  * @param {HTMLTableElement} table
  * @returns {TableData}
  */
