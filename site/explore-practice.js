@@ -15,6 +15,7 @@ import { DEFAULT_LEVEL, LEVEL_NAMES, ROUNDS, roundInputs } from '../web/practice
 import { cellId, formatBlankList, formatPracticeHash } from '../web/state/practice-hash.js';
 import { WORKSHEET_KINDS } from '../web/practice/worksheet.js';
 import { sameInput, withSettings } from '../web/state/page-state.js';
+import { drawAll } from '../web/elements/draw-when-near.js';
 
 const LEVEL_LABELS = Object.freeze({ easy: 'easy (one decimal)', hard: 'hard (two decimals)' });
 const NO_ROUND = '';
@@ -147,6 +148,8 @@ export function createPractice(doc, session, { showRows }) {
       laid = null;
       return;
     }
+    // Blanks are laid on the tables as they show this trace, far off screen too.
+    drawAll(doc);
     // A round whose numbers the reader changed is over: its blanks stay, as a list (the link
     // written for the change says so).
     if (exercise.round !== undefined && !sameInput(session.state, roundState(exercise, session.state))) {

@@ -37,6 +37,8 @@ export type AttentionChangeEvent = CustomEvent<AttentionChangeDetail>;
 export interface AttentionModel extends EventTarget {
   readonly connected: boolean;
   readonly trace: AttentionTrace | null;
+  /** Whether the latest update came from a reader's edit of one cell (editCell). */
+  readonly changedByCellEdit: boolean;
   readonly input: AttentionInput | null;
   /**
    * What keeps the model from a trace, worded for the author; `training: true` while tokens

@@ -381,4 +381,12 @@ export function createAttention(options?: CreateAttentionOptions): Promise<Atten
 /** Registers the elements of attention-explainer-elements.d.ts (importing the module already did, in a browser). */
 export function defineAttentionElements(registry?: CustomElementRegistry): void;
 
+/**
+ * Resolves once every piece (<attention-step>, <attention-mask-grid>, <attention-arrows>,
+ * <attention-working>, <attention-next-word>) of `doc` shows its model's latest trace: after a
+ * reader's edit of a cell, a piece more than a screen's height off screen draws the new trace
+ * when it comes near or when the browser is idle. Printing draws every piece first.
+ */
+export function whenPiecesDrawn(doc?: Document): Promise<void>;
+
 export * from './attention-explainer-elements.js';

@@ -12,5 +12,6 @@ import { defineAttentionElements } from './elements/elements.js';
 
 export { createAttention } from './api/attention-api.js';
 export { defineAttentionElements } from './elements/elements.js';
+export { whenPiecesDrawn } from './elements/draw-when-near.js';
 
 defineAttentionElements();

@@ -92,7 +92,8 @@ export async function waitForOutcome(page) {
  * @param {import('playwright-core').Page} page
  * @param {string} name  the table's data-table attribute
  */
-export function readTable(page, name) {
+export async function readTable(page, name) {
+  await piecesDrawn(page);
   return page.evaluate((tableName) => {
     const selector = `table[data-table="${tableName}"]`;
     const find = (root) => {
@@ -182,4 +183,14 @@ export function cellField(page, table, row, col) {
       return field[method](...args);
     },
   });
+}
+
+/**
+ * Waits until every element piece of the page shows its model's latest trace: after a reader's
+ * edit of a cell, a piece far off screen draws it when it comes near or the browser is idle
+ * (web/elements/draw-when-near.js, whose state the page keeps under a registered symbol).
+ * @param {import('playwright-core').Page} page
+ */
+export function piecesDrawn(page) {
+  return page.evaluate(() => document[Symbol.for('attention-by-hand.draw-when-near')]?.whenDrawn());
 }

@@ -189,7 +189,9 @@ export async function settlePage(page) {
  *        (an element with `light-dom`) instead
  */
 export function readShadowTable(target, hostId, name, { light = false } = {}) {
-  return target.evaluate(([id, tableName, inLight]) => {
+  return target.evaluate(async ([id, tableName, inLight]) => {
+    // Pieces far off screen draw a reader's edit a moment later (web/elements/draw-when-near.js).
+    await document[Symbol.for('attention-by-hand.draw-when-near')]?.whenDrawn();
     const host = document.getElementById(id);
     const table = (inLight ? host : host?.shadowRoot)?.querySelector(`table[data-table="${tableName}"]`);
     if (!table) return null;

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PAGE_CSP, cellField, launchBrowser } from './browser-harness.mjs';
+import { PAGE_CSP, cellField, launchBrowser, piecesDrawn } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertPrinted, assertTable, openHostPage, readShadowTable, referenceAttention,
   requireBuiltSite, startHostServer, waitForElements,
@@ -22,6 +22,7 @@ let article;
 // Everything the model's pieces print, for comparing before and after. An editable cell prints
 // its number whether or not the table's one field is in it; the field is left out.
 async function snapshot(ids) {
+  await piecesDrawn(page);
   return page.evaluate((hostIds) => Object.fromEntries(hostIds.map((id) => {
     const root = document.getElementById(id).shadowRoot;
     const values = [...root.querySelectorAll('.value, input:not(.cell-input), .working-line, text')]

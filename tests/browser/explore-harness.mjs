@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_CSP, SITE_ROOT, cellField, launchBrowser, openPage, parsePrinted, readTable, startStaticServer } from './browser-harness.mjs';
+import { PAGE_CSP, SITE_ROOT, cellField, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer } from './browser-harness.mjs';
 
-export { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, readTable, startStaticServer };
+export { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer };
 
 export const MINUS = '\u2212';
 export const TEST_TIMEOUT = 120_000;
@@ -130,7 +130,8 @@ export async function assertWalkthroughMatches(page, input) {
 // The page's controls.
 
 /** The values of an editable table's cells (the field's text in the cell it is in), row by row, as numbers. */
-export function readInputs(page, matrix) {
+export async function readInputs(page, matrix) {
+  await piecesDrawn(page);
   return page.$$eval(`table[data-table="${matrix}"] tbody tr`, (rows) =>
     rows.map((row) => Array.from(row.querySelectorAll('td[data-col]'),
       (cell) => cell.querySelector('input')?.value ?? cell.querySelector('.value').textContent)))
@@ -168,7 +169,8 @@ export function articleOf(page) {
 }
 
 /** A snapshot of every walkthrough table's printed cells, to show that nothing changed. */
-export function snapshotTables(page) {
+export async function snapshotTables(page) {
+  await piecesDrawn(page);
   return page.$$eval('main table[data-table]', (tables) => tables.map((table) => [
     table.dataset.table,
     Array.from(table.querySelectorAll('td'), (td) => td.querySelector('input')?.value ?? td.querySelector('.value')?.textContent ?? ''),

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import {
-  MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, readExample, readTable,
+  MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, piecesDrawn, readExample, readTable,
   snapshotTables, startExploring,
 } from './explore-harness.mjs';
 
@@ -188,8 +188,10 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
 
 // ---------------------------------------------------------------------------------------------
 
-// The cells of a table as the export writes them: the printed value, or an input's value.
-function exportedRows(page, name) {
+// The cells of a table as the export writes them: the printed value, or an input's value (once
+// every table shows the reader's edit: one far off screen draws it when idle or near).
+async function exportedRows(page, name) {
+  await piecesDrawn(page);
   return page.$eval(`table[data-table="${name}"]`, (table) => {
     const text = (cell) => (cell.querySelector('input')?.value ?? (cell.querySelector('.value') ?? cell).textContent).trim();
     const rows = (section) => Array.from(section?.rows ?? [], (row) => Array.from(row.cells, text));

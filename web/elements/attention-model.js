@@ -36,6 +36,9 @@ export class AttentionModel extends EventTarget {
   #scheduled = false;
   /** Who applies a reader's edit of a cell, when not the model itself (see `editor`). */
   #editor = null;
+  /** Whether a reader's edit of one cell is being applied, and whether the latest trace came from one. */
+  #inCellEdit = false;
+  #byCellEdit = false;
 
   /**
    * Hands the model the core's API (from createAttention()); the first trace is computed on
@@ -130,6 +133,12 @@ export class AttentionModel extends EventTarget {
     return this.#trace;
   }
 
+  /** Whether the latest update came from a reader's edit of one cell (editCell), the change a
+   *  reader makes keystroke after keystroke; pieces far off screen draw such a trace later. */
+  get changedByCellEdit() {
+    return this.#byCellEdit;
+  }
+
   /** @returns {Problem | null} */
   get problem() {
     this.flush();
@@ -176,8 +185,13 @@ export class AttentionModel extends EventTarget {
    * @returns {Problem | null}
    */
   editCell(matrix, row, col, value, { history = 'push' } = {}) {
-    if (this.#editor) return this.#editor(matrix, row, col, value, { history });
-    return this.setCell(matrix, row, col, value);
+    this.#inCellEdit = true;
+    try {
+      if (this.#editor) return this.#editor(matrix, row, col, value, { history });
+      return this.setCell(matrix, row, col, value);
+    } finally {
+      this.#inCellEdit = false;
+    }
   }
 
   /**
@@ -310,6 +324,7 @@ export class AttentionModel extends EventTarget {
     this.#live = input;
     this.#trace = trace;
     this.#problem = problem;
+    this.#byCellEdit = this.#inCellEdit;
     this.dispatchEvent(new Event('update'));
   }
 }

@@ -1,5 +1,5 @@
-// The per-piece elements: <attention-step> (one step's table), <attention-mask-grid>,
-// <attention-arrows> and <attention-working> (how one cell was computed). Each shows a model
+// The per-piece elements: <attention-step> (one step's table), <attention-mask-grid> and
+// <attention-arrows> (<attention-working> and <attention-next-word> have files of their own). Each shows a model
 // owned by another element, found by `model="id"` in the piece's own root node (the document,
 // or the shadow root it sits in, then the roots around that one); without `model` they show
 // the <attention-model> they sit inside, and failing that the article's example.
@@ -11,9 +11,10 @@ import {
 import {
   CORE_CHOICES, ConfigError, ELEMENT_NAMES, STEPS, parseIndex, parseSteps, resolveIndex,
 } from './element-config.js';
+import { drawWhenNear, drawn, stopWatching, watchDistance } from './draw-when-near.js';
 import { ModelFollower } from './model-follower.js';
 import {
-  fillCaption, maskSelect, renderArrowsFigure, renderWorking, selectMask, stepView, updateWorking,
+  fillCaption, maskSelect, renderArrowsFigure, selectMask, stepView,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
@@ -27,17 +28,13 @@ export const PIECE_ATTRIBUTES = ['model', 'light-dom'];
 /** What every piece shares: finding the model it shows, and drawing it when it changes. */
 export class AttentionPiece extends AttentionElementBase {
   /** The model named by `model="id"` (see model-follower.js); it draws the piece on every update. */
-  #follower = new ModelFollower(this, () => {
-    if (this.isConnected) this.render();
-  });
+  #follower = new ModelFollower(this, () => this.#modelChanged());
   /** Without `model`: the <attention-model> the piece sits in, or null. */
   #enclosing = null;
   /** A model of the piece's own (the article's example) when it points at none. */
   #ownModel = null;
   #watched = null;
-  #onUpdate = () => {
-    if (this.isConnected) this.render();
-  };
+  #onUpdate = () => this.#modelChanged();
 
   constructor() {
     super();
@@ -75,12 +72,29 @@ export class AttentionPiece extends AttentionElementBase {
 
   connectedCallback() {
     this.placeFrame();
+    watchDistance(this);
     this.#resolve();
   }
 
   disconnectedCallback() {
     this.#watch(null);
     this.#follower.stop();
+    stopWatching(this);
+  }
+
+  // A new trace of the model, drawn at once; after a reader's edit of a cell, later when the
+  // piece is far off screen (draw-when-near.js): that is the change made keystroke after
+  // keystroke, and an author's script that changes a model may read the pieces right after.
+  #modelChanged() {
+    if (!this.isConnected) return;
+    if (this.drawsOnlyWhenNear && this.shownModel?.changedByCellEdit) drawWhenNear(this, () => this.render());
+    else this.render();
+  }
+
+  /** Whether a reader's edit may wait until the piece is near the screen (subclasses whose
+   *  properties answer for the model's latest trace say no). */
+  get drawsOnlyWhenNear() {
+    return true;
   }
 
   attributeChangedCallback(name) {
@@ -123,6 +137,7 @@ export class AttentionPiece extends AttentionElementBase {
   }
 
   render() {
+    drawn(this);
     const doc = this.ownerDocument;
     const { missing } = this.#follower;
     if (missing) {
@@ -368,31 +383,3 @@ export class AttentionArrowsElement extends AttentionPiece {
 }
 reflectString(AttentionArrowsElement, 'row');
 reflectString(AttentionArrowsElement, 'caption');
-
-export class AttentionWorkingElement extends AttentionPiece {
-  static observedAttributes = [...PIECE_ATTRIBUTES, 'row', 'col', 'of'];
-
-  constructor() {
-    super();
-    this.upgradeProperties(['row', 'col', 'of']);
-  }
-
-  /** The working on screen, brought up to each new trace in place while it keeps its shape. */
-  #shown = null;
-
-  renderPiece(doc, trace) {
-    const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
-    const col = this.indexAttribute('col', trace.token_count, row);
-    const of = this.getAttribute('of') ?? 'score';
-    if (of !== 'score' && of !== 'weight') {
-      throw new ConfigError('of', `must be "score" or "weight", got ${JSON.stringify(of.slice(0, 24))}`);
-    }
-    if (!this.#shown || this.#shown.of !== of || !updateWorking(this.#shown.block, trace, { row, col, of })) {
-      this.#shown = { of, block: renderWorking(doc, trace, { row, col, of }) };
-    }
-    return [this.#shown.block];
-  }
-}
-reflectString(AttentionWorkingElement, 'row');
-reflectString(AttentionWorkingElement, 'col');
-reflectString(AttentionWorkingElement, 'of');

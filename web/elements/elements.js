@@ -4,9 +4,8 @@
 
 import { ELEMENT_NAMES } from './element-config.js';
 import { AttentionExplainerElement, AttentionModelElement } from './element-explainer.js';
-import {
-  AttentionArrowsElement, AttentionMaskGridElement, AttentionStepElement, AttentionWorkingElement,
-} from './element-pieces.js';
+import { AttentionArrowsElement, AttentionMaskGridElement, AttentionStepElement } from './element-pieces.js';
+import { AttentionWorkingElement } from './working-element.js';
 import { AttentionNextWordElement } from './next-word-element.js';
 import { AttentionHeadsElement } from './heads-element.js';
 import { AttentionHeadDimStudyElement } from './head-dim-study-element.js';

@@ -20,6 +20,11 @@ export class AttentionNextWordElement extends AttentionPiece {
     this.upgradeProperties(['row']);
   }
 
+  // A page reads `scored` as soon as its model changes: it answers for the latest trace.
+  get drawsOnlyWhenNear() {
+    return false;
+  }
+
   /**
    * What the core answered for the output shown (words, logits, exponentials, probabilities,
    * total, probability_sum, shifted, most_likely), or null when nothing is scored.
