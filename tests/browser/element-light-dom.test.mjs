@@ -6,8 +6,8 @@
 // light-dom step (a refusal, Escape), and switching the attribute off and on again.
 
 import assert from 'node:assert/strict';
-import { cellField } from './browser-harness.mjs';
 import { describe, it } from 'node:test';
+import { cellField } from './browser-harness.mjs';
 import {
   TEST_TIMEOUT, assertTable, readShadowTable, referenceAttention, THREE, withFixturePage,
 } from './embed-harness.mjs';

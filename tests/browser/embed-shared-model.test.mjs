@@ -164,8 +164,12 @@ describe('one model across an article, and two explainers beside it', { timeout:
       // The field left the cell with the focus; the cell prints the value it is back to.
       const cell = root.querySelector('td[data-row="0"][data-col="0"]');
       const field = cell.querySelector('input');
-      return { value: cell.querySelector('.value').textContent, field: field !== null, invalid: field?.getAttribute('aria-invalid') ?? null,
-        message: root.querySelector('.edit-message').textContent };
+      return {
+        value: cell.querySelector('.value').textContent,
+        field: field !== null,
+        invalid: field?.getAttribute('aria-invalid') ?? null,
+        message: root.querySelector('.edit-message').textContent,
+      };
     });
     assert.equal(left.field, false, 'the field left the cell');
     assert.equal(left.invalid, null);

@@ -5,8 +5,8 @@
 // against the trace's own numbers and the cells it names.
 
 import assert from 'node:assert/strict';
-import { cellField } from './browser-harness.mjs';
 import { after, before, describe, it } from 'node:test';
+import { cellField } from './browser-harness.mjs';
 import {
   MINUS, TEST_TIMEOUT, articleOf, assertPrinted, assertWalkthroughMatches, parsePrinted, readTable,
   startExploring,

@@ -6,10 +6,10 @@
 // script runs, nothing is fetched for it.
 
 import assert from 'node:assert/strict';
-import { cellField } from './browser-harness.mjs';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cellField } from './browser-harness.mjs';
 import {
   SITE, TEST_TIMEOUT, openHostPage, settlePage, startBrowserAndHost, stopBrowserAndHost,
   waitForElements,

@@ -1,8 +1,9 @@
 // The per-piece elements: <attention-step> (one step's table), <attention-mask-grid> and
-// <attention-arrows> (<attention-working> and <attention-next-word> have files of their own). Each shows a model
-// owned by another element, found by `model="id"` in the piece's own root node (the document,
-// or the shadow root it sits in, then the roots around that one); without `model` they show
-// the <attention-model> they sit inside, and failing that the article's example.
+// <attention-arrows>; <attention-working> and <attention-next-word> have files of their own.
+// Each shows a model owned by another element, found by `model="id"` in the piece's own root
+// node (the document, or the shadow root it sits in, then the roots around that one); without
+// `model` they show the <attention-model> they sit inside, and failing that the article's
+// example.
 
 import { AttentionModel } from './attention-model.js';
 import {
