@@ -16,9 +16,10 @@ withFixturePage('far-pieces.html', (shown) => {
 });
 
 // Types `text` into Q cell [row][col] of the near piece (its one field) and reads, in the same
-// task, the weights the near and far pieces print: what a reader's frame would show.
-function editAndRead(row, col, text) {
-  return page.evaluate(([r, c, typed]) => {
+// task, the weights the near and far pieces print: what a reader's frame would show. With
+// `print`, then fires `beforeprint` and reads the far piece's weights again (`farPrinted`).
+function editAndRead(row, col, text, { print = false } = {}) {
+  return page.evaluate(([r, c, typed, printing]) => {
     const near = document.getElementById('near').shadowRoot;
     near.querySelector(`td[data-row="${r}"][data-col="${c}"]`).focus();
     const field = near.querySelector('input[data-matrix="q"]');
@@ -26,9 +27,17 @@ function editAndRead(row, col, text) {
     field.dispatchEvent(new Event('input', { bubbles: true }));
     const weights = (id) => [...document.getElementById(id).shadowRoot.querySelectorAll('table[data-table="weights"] tbody tr')]
       .map((tr) => [...tr.querySelectorAll('td[data-col]:not(.row-sum)')].map((td) => td.querySelector('.value').textContent));
-    return { near: weights('near-weights'), far: weights('far') };
-  }, [row, col, text]);
+    const shown = { near: weights('near-weights'), far: weights('far') };
+    if (printing) {
+      window.dispatchEvent(new Event('beforeprint'));
+      shown.farPrinted = weights('far');
+    }
+    return shown;
+  }, [row, col, text, print]);
 }
+
+// Rows of printed weights as assertTable reads a table.
+const asTable = (rows) => ({ rows: rows.map((cells, i) => ({ label: THREE.tokens[i], cells })), columns: THREE.tokens });
 
 // Two frames: the intersection observer has reported where every piece is.
 const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -42,8 +51,7 @@ describe('pieces near and far from the screen', { timeout: TEST_TIMEOUT }, () =>
     const edited = { ...THREE, q: THREE.q.map((row, i) => (i === 2 ? [row[0], 3, row[2]] : row)) };
     const reference = referenceAttention(edited);
     const shown = await editAndRead(2, 1, '3');
-    assertTable({ rows: shown.near.map((cells, i) => ({ label: THREE.tokens[i], cells })), columns: THREE.tokens },
-      reference.weights, 4, 'near weights, in the edit\u2019s task');
+    assertTable(asTable(shown.near), reference.weights, 4, 'near weights, in the edit\u2019s task');
     assert.deepEqual(shown.far, before, 'the far piece still shows the trace before the edit');
     await drawn();
     assertTable(await readShadowTable(page, 'far', 'weights'), reference.weights, 4, 'far weights once drawn');
@@ -53,15 +61,9 @@ describe('pieces near and far from the screen', { timeout: TEST_TIMEOUT }, () =>
     await frames();
     const edited = { ...THREE, q: THREE.q.map((row, i) => (i === 2 ? [row[0], -1.5, row[2]] : row)) };
     const reference = referenceAttention(edited);
-    const shown = await editAndRead(2, 1, '-1.5');
+    const shown = await editAndRead(2, 1, '-1.5', { print: true });
     assert.notDeepEqual(shown.far, shown.near, 'the far piece is behind');
-    const far = await page.evaluate(() => {
-      window.dispatchEvent(new Event('beforeprint'));
-      return [...document.getElementById('far').shadowRoot.querySelectorAll('table[data-table="weights"] tbody tr')]
-        .map((tr) => [...tr.querySelectorAll('td[data-col]:not(.row-sum)')].map((td) => td.querySelector('.value').textContent));
-    });
-    assertTable({ rows: far.map((cells, i) => ({ label: THREE.tokens[i], cells })), columns: THREE.tokens },
-      reference.weights, 4, 'far weights right after beforeprint');
+    assertTable(asTable(shown.farPrinted), reference.weights, 4, 'far weights right after beforeprint');
   });
 
   it('a piece scrolled near draws the latest trace, and one taken off the page is not waited for', async () => {

@@ -76,8 +76,12 @@ function queueIdle(doc, state) {
   if (typeof view.requestIdleCallback === 'function') {
     view.requestIdleCallback(run, { timeout: 1000 });
   } else {
-    // No idle callbacks (Safari): one piece per task, after the frame the edit is shown in.
-    view.setTimeout(() => run({ didTimeout: false, timeRemaining: () => IDLE_SLACK_MS + 1 }), 50);
+    // No idle callbacks (Safari): a task after the frame the edit is shown in, drawing for
+    // about half a frame before it hands back to the browser.
+    view.setTimeout(() => {
+      const end = view.performance.now() + 8;
+      run({ didTimeout: false, timeRemaining: () => end - view.performance.now() });
+    }, 50);
   }
 }
 

@@ -20,7 +20,6 @@ import {
 import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
 import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
-import { makeCellsNavigable } from '../views/cell-navigation.js';
 import { DECIMALS } from '../views/format.js';
 
 /** The attributes every piece observes: the model it shows, and where it draws (placeFrame). */
@@ -274,7 +273,12 @@ export class AttentionStepElement extends AttentionPiece {
     const row = this.indexAttribute('row', trace.token_count, trace.token_count - 1);
     const editable = this.hasAttribute('editable') && ['q', 'k', 'v'].includes(step);
     const tools = this.hasAttribute('tools');
-    if (this.#view?.step !== step || this.#view.tools !== tools) this.#view = { step, tools, view: stepView(doc, step, { tools }) };
+    // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
+    // and the arrow keys move between its cells.
+    const workings = this.hasAttribute('workings') && !editable;
+    if (this.#view?.step !== step || this.#view.tools !== tools || this.#view.workings !== workings) {
+      this.#view = { step, tools, workings, view: stepView(doc, step, { tools, navigable: workings }) };
+    }
     const practice = this.getAttribute('practice');
     if (practice !== null) this.#practice ??= new ElementPractice(doc);
     const active = this.focusedElement;
@@ -291,14 +295,7 @@ export class AttentionStepElement extends AttentionPiece {
     // A change from elsewhere (another piece, a reset, the page) ends a refusal said about a
     // cell the reader has left.
     if (editable && !active?.matches('input[data-matrix]')) this.clearRefusal();
-    if (!this.hasAttribute('workings') || editable) return [...(this.#practice?.barFor(practice) ?? []), section];
-    // The keyboard reaches every cell whose working can be shown: the table is one Tab stop
-    // and the arrow keys move between its cells (its scrolling box is then no stop of its own).
-    const table = section.querySelector('table[data-table]');
-    if (table && !table.classList.contains('navigable')) {
-      makeCellsNavigable(table);
-      if (table.classList.contains('navigable')) table.closest('.table-scroll')?.removeAttribute('tabindex');
-    }
+    if (!workings) return [...(this.#practice?.barFor(practice) ?? []), section];
     return [...(this.#practice?.barFor(practice) ?? []), section, this.#workingPanel(doc)];
   }
 }

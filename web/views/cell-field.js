@@ -48,8 +48,9 @@ export function makeEditable(doc, table, matrix) {
   });
 }
 
-// The token of a cell's row, as its header says.
+// The token of a cell's row, as its header says; the number the cell prints.
 const tokenOf = (cell) => cell.parentElement.cells[0].textContent.trim();
+const printedIn = (cell) => cell.querySelector('.value')?.textContent ?? '';
 
 function enter(table, cell) {
   const field = fields.get(table);
@@ -64,7 +65,7 @@ function enter(table, cell) {
   field.setAttribute('aria-label', `${matrix}${col} of ${tokenOf(cell)}`);
   field.removeAttribute('aria-invalid');
   field.removeAttribute('aria-describedby');
-  field.value = cell.querySelector('.value')?.textContent ?? '';
+  field.value = printedIn(cell);
   field.tabIndex = 0;
   // The cell is no stop of its own while its field is: Shift+Tab leaves the table.
   cell.tabIndex = -1;
@@ -93,6 +94,6 @@ export function refreshField(table, active) {
   const field = fields.get(table);
   const cell = field?.parentElement;
   if (!cell || field === active) return;
-  field.value = cell.querySelector('.value')?.textContent ?? '';
+  field.value = printedIn(cell);
   field.removeAttribute('aria-invalid');
 }

@@ -67,8 +67,7 @@ function presentPart(doc, table, describe, { tools = false, navigable = false } 
   table.caption?.setAttribute('part', 'caption');
   if (tools) return presentTable(doc, table, { describe });
   labelCells(table, describe);
-  // An editable table is walked with the arrow keys, tools or not: its cells are where its
-  // one field goes.
+  // The table is one Tab stop whose cells the arrow keys walk, its scrolling box no stop of its own.
   if (navigable) makeCellsNavigable(table);
   const box = renderScrollable(doc, table, table.caption?.textContent ?? 'table');
   if (table.classList.contains('navigable')) box.removeAttribute('tabindex');
@@ -166,10 +165,12 @@ const TABLE_STEPS = {
  * the step element sits inside the article's own step sections.)
  * @param {Document} doc
  * @param {string} step  one of STEPS (element-config.js)
- * @param {{tools?: boolean}} [options]  tools: a printed table as the page shows it, with the
- *        arrow keys and the "Copy table" menu
+ * @param {{tools?: boolean, navigable?: boolean}} [options]  tools: a printed table as the page
+ *        shows it, with the arrow keys and the "Copy table" menu; navigable: the arrow keys
+ *        without the menu (an element whose cells show their workings; an editable table is
+ *        walked anyway)
  */
-export function stepView(doc, step, { tools = false } = {}) {
+export function stepView(doc, step, { tools = false, navigable = false } = {}) {
   const section = element(doc, 'div', 'step-view');
   section.setAttribute('part', 'step');
   section.dataset.step = step;
@@ -231,7 +232,7 @@ export function stepView(doc, step, { tools = false } = {}) {
           // The field goes in first: the arrow keys walk the cells it moves between.
           present: (built) => {
             if (inputs) makeEditable(doc, built, step);
-            return [presentPart(doc, built, table.describe, { tools, navigable: inputs })];
+            return [presentPart(doc, built, table.describe, { tools, navigable: navigable || inputs })];
           },
         });
         viewEditable = inputs;
