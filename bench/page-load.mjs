@@ -2,8 +2,10 @@
 // Page-load benchmark: cold loads of the production pages (build/site) in headless Chromium,
 // each in a fresh browser context (empty cache), served under the pages' strict policy.
 // Prints, per page, the requests a load makes and the time from navigation start to fully
-// rendered (the walkthrough: every table computed; the sequel: every section computed), as
-// median and p90 over the loads. A benchmark, not a test: it prints figures and asserts nothing.
+// rendered (the walkthrough: every table computed; the sequel: every section computed; both
+// pages mark `fully-rendered` in the frame after that), as median and p90 over the loads. The
+// page is watched without injecting a script into it (bench/wait-for-mark.mjs). A benchmark,
+// not a test: it prints figures and asserts nothing.
 //
 // Usage: node bench/page-load.mjs [--loads N] [--site DIR] [--page NAME]   (scripts/bench-load builds first)
 // --page loads only that page (index.html or sequel.html), for A/B runs of one page.
@@ -14,10 +16,9 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, launchChromium } from '../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
+import { waitForMark } from './wait-for-mark.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-// Both pages mark #load-status "done" once every table or section has been computed.
-const rendered = () => document.getElementById('load-status')?.classList.contains('done');
 const PAGES = ['index.html', 'sequel.html'];
 
 function parseArguments(argv) {
@@ -41,11 +42,8 @@ async function loadOnce(browser, url) {
   let requests = 0;
   page.on('request', () => { requests += 1; });
   await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(rendered, undefined, { timeout: 60_000, polling: 'raf' });
-  const { milliseconds, walkthrough } = await page.evaluate(() => ({
-    milliseconds: performance.now(),
-    walkthrough: performance.getEntriesByName('walkthrough-rendered')[0]?.startTime ?? null,
-  }));
+  const milliseconds = await waitForMark(page, 'fully-rendered');
+  const walkthrough = await page.evaluate(() => performance.getEntriesByName('walkthrough-rendered')[0]?.startTime ?? null);
   await context.close();
   return { milliseconds, walkthrough, requests };
 }

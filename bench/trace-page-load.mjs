@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Where a cold load of a page spends its time: records a Chromium trace of one load in a fresh
-// context (empty cache) and prints, in order, the requests (start and end from navigation
+// context (empty cache; after one untraced load that warms the browser and the server) and prints, in order, the requests (start and end from navigation
 // start) and the page's main-thread tasks over a threshold with what ran inside them
 // (bench/trace-long-tasks.mjs reads the trace). A diagnostic, not a test: it asserts nothing.
 //
@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/launch-chromium.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 import { longTasks, startTrace } from './trace-long-tasks.mjs';
+import { waitForMark } from './wait-for-mark.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const rendered = () => document.getElementById('load-status')?.classList.contains('done');
 
 function parseArguments(argv) {
   const options = { page: 'index.html', full: true, threshold: 4, save: null,
@@ -35,15 +35,21 @@ async function main() {
   const server = await startStaticServer({ root: options.site, port: 0, csp: CSP });
   const browser = await launchChromium({ full: options.full });
   try {
+    // One untraced load first, as bench/page-load.mjs does: the browser's own first-use costs
+    // are not the page's.
+    const warm = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const warmPage = await warm.newPage();
+    await warmPage.goto(`${server.url}${options.page}`, { waitUntil: 'commit' });
+    await waitForMark(warmPage, 'fully-rendered');
+    await warm.close();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const requests = [];
     page.on('requestfinished', (request) => requests.push(request));
     const stop = await startTrace(page);
     await page.goto(`${server.url}${options.page}`, { waitUntil: 'commit' });
-    await page.waitForFunction(rendered, undefined, { timeout: 60_000, polling: 'raf' });
+    const done = await waitForMark(page, 'fully-rendered');
     const marks = await page.evaluate(() => ({
-      done: performance.now(),
       marks: performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]),
       navigationStart: performance.timeOrigin,
     }));
@@ -58,7 +64,7 @@ async function main() {
         `${String(sizes.responseBodySize).padStart(8)} B  ${request.url().replace(server.url, '')}`);
     }
     for (const [name, at] of marks.marks) console.log(`mark ${name}: ${at.toFixed(0)} ms`);
-    console.log(`done: ${marks.done.toFixed(0)} ms`);
+    console.log(`fully rendered: ${done.toFixed(0)} ms`);
     // The trace's origin: the navigation's start, which the trace records as a mark.
     const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame);
     const { tasks, work } = longTasks(events, { threshold: options.threshold, minimum: 1.5, depth: 6 });
