@@ -202,9 +202,11 @@ describe('headDimStudy()', () => {
         scaled: { largest: Array(T).fill(0), entropy: Array(T).fill(0), jacobian: Array(T).fill(0), gradient: 0 },
       };
       for (let s = 0; s < options.samples; s++) {
-        const index = (BigInt(d) << 32n) + BigInt(s);
-        const q = normalMatrix(deriveSeed(options.seed, 1, index), T, d);
-        const k = normalMatrix(deriveSeed(options.seed, 2, index), T, d);
+        // Row i of a table is the first d numbers of the stream of (sample s, row i).
+        const rows = (stream) => Array.from({ length: T },
+          (_, i) => normalMatrix(deriveSeed(options.seed, stream, (BigInt(s) << 32n) + BigInt(i)), 1, d)[0]);
+        const q = rows(1);
+        const k = rows(2);
         const upstream = normalMatrix(deriveSeed(options.seed, 3, BigInt(s)), T, T);
         const scores = q.map((qi) => k.map((kj) => dot(qi, kj)));
         raw.push(...scores.flat());

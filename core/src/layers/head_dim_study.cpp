@@ -115,10 +115,10 @@ struct SideBuffers {
   }
 };
 
-// Step 1 of the reference trace: every query against every key, summed in float in the trace's order.
-void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys) {
+// Step 1 of the reference trace: every query against every key, summed in float in the trace's
+// order, over the first d components of each row (queries, keys: [T][≥ d]).
+void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys, std::size_t d) {
   const std::size_t T = queries.rows;
-  const std::size_t d = queries.cols;
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j) {
       float sum = 0.0f;
@@ -138,13 +138,20 @@ SoftmaxSpreadFigures empty_figures(std::size_t token_count) {
   return figures;
 }
 
-}  // namespace
+// The (sample, row) index of a query's or a key's stream.
+std::uint64_t row_index(std::size_t sample, std::size_t row) {
+  return (static_cast<std::uint64_t>(sample) << 32) | row;
+}
 
-namespace {
-
-// The (head_dim, sample) index of the queries' and the keys' streams.
-std::uint64_t sample_index(std::size_t head_dim, std::size_t sample) {
-  return (static_cast<std::uint64_t>(head_dim) << 32) | sample;
+// One table of a sample, [T][cols]: row i is the first cols numbers of its own stream.
+Matrix draw_rows(std::uint64_t seed, std::uint64_t stream, std::size_t sample, std::size_t T,
+                 std::size_t cols) {
+  Matrix m(T, cols);
+  for (std::size_t i = 0; i < T; ++i) {
+    SeededRandom random(derive_seed(seed, stream, row_index(sample, i)));
+    for (std::size_t c = 0; c < cols; ++c) m.at(i, c) = static_cast<float>(random.next_normal());
+  }
+  return m;
 }
 
 // The upstream gradient of one sample: the same for every head_dim, so the study draws it once.
@@ -153,15 +160,20 @@ Matrix draw_upstream(const HeadDimStudyOptions& options, std::size_t sample) {
   return random_normal_matrix(derive_seed(options.seed, upstream_stream, sample), T, T);
 }
 
+// The figures of one head_dim while the samples are added.
+struct PointSums {
+  HeadDimPoint point;
+  SpreadSum raw_scores, scaled_scores;
+};
+
 }  // namespace
 
 HeadDimSample draw_head_dim_sample(const HeadDimStudyOptions& options, std::size_t head_dim,
                                    std::size_t sample) {
   const std::size_t T = options.token_count;
-  const std::uint64_t index = sample_index(head_dim, sample);
   HeadDimSample drawn;
-  drawn.queries = random_normal_matrix(derive_seed(options.seed, queries_stream, index), T, head_dim);
-  drawn.keys = random_normal_matrix(derive_seed(options.seed, keys_stream, index), T, head_dim);
+  drawn.queries = draw_rows(options.seed, queries_stream, sample, T, head_dim);
+  drawn.keys = draw_rows(options.seed, keys_stream, sample, T, head_dim);
   drawn.upstream = draw_upstream(options, sample);
   return drawn;
 }
@@ -215,38 +227,40 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     study.max_entropy[i] = std::log(static_cast<double>(visible));
   }
 
-  // Drawn once and shared by every head_dim (derive_seed(seed, 3, sample) does not depend on it).
-  std::vector<Matrix> upstream;
-  upstream.reserve(options.samples);
-  for (std::size_t s = 0; s < options.samples; ++s) upstream.push_back(draw_upstream(options, s));
-
   const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
-  Matrix scores(T, T);
-  SideBuffers unscaled(T), scaled(T);
-  for (const std::size_t d : options.head_dims) {
-    HeadDimPoint point;
-    point.head_dim = d;
-    point.scale_divisor = scale_divisor_for(options.scale, d);
+  std::vector<PointSums> sums(options.head_dims.size());
+  for (std::size_t n = 0; n < sums.size(); ++n) {
+    HeadDimPoint& point = sums[n].point;
+    point.head_dim = options.head_dims[n];
+    point.scale_divisor = scale_divisor_for(options.scale, point.head_dim);
     point.unscaled = empty_figures(T);
     point.scaled = empty_figures(T);
-    SpreadSum raw_scores, scaled_scores;
-
-    for (std::size_t s = 0; s < options.samples; ++s) {
-      const std::uint64_t index = sample_index(d, s);
-      const Matrix queries = random_normal_matrix(derive_seed(options.seed, queries_stream, index), T, d);
-      const Matrix keys = random_normal_matrix(derive_seed(options.seed, keys_stream, index), T, d);
+  }
+  const std::size_t widest = *std::max_element(options.head_dims.begin(), options.head_dims.end());
+  Matrix scores(T, T);
+  SideBuffers unscaled(T), scaled(T);
+  for (std::size_t s = 0; s < options.samples; ++s) {
+    // Every head_dim of this sample reads the leading columns of the same rows.
+    const Matrix queries = draw_rows(options.seed, queries_stream, s, T, widest);
+    const Matrix keys = draw_rows(options.seed, keys_stream, s, T, widest);
+    const Matrix upstream = draw_upstream(options, s);
+    for (PointSums& sum : sums) {
+      HeadDimPoint& point = sum.point;
       // The raw scores serve both sides: the trace's scaled side divides the same sums.
-      score_into(scores, queries, keys);
+      score_into(scores, queries, keys, point.head_dim);
       unscaled.compute(scores, unscaled_divisor, options.mask);
       scaled.compute(scores, point.scale_divisor, options.mask);
 
-      raw_scores.add(scores);
-      scaled_scores.add(scaled.scaled);
-      add_softmax_figures(point.unscaled, unscaled.weights, upstream[s]);
-      add_softmax_figures(point.scaled, scaled.weights, upstream[s]);
+      sum.raw_scores.add(scores);
+      sum.scaled_scores.add(scaled.scaled);
+      add_softmax_figures(point.unscaled, unscaled.weights, upstream);
+      add_softmax_figures(point.scaled, scaled.weights, upstream);
     }
-    point.raw_score_spread = raw_scores.standard_deviation();
-    point.scaled_score_spread = scaled_scores.standard_deviation();
+  }
+  for (PointSums& sum : sums) {
+    HeadDimPoint& point = sum.point;
+    point.raw_score_spread = sum.raw_scores.standard_deviation();
+    point.scaled_score_spread = sum.scaled_scores.standard_deviation();
     finish_softmax_figures(point.unscaled, options.samples);
     finish_softmax_figures(point.scaled, options.samples);
     study.points.push_back(std::move(point));

@@ -80,13 +80,18 @@ struct HeadDimStudy {
   HeadDimComparison comparison;
 };
 
-// The seeded numbers of one (head_dim, sample): every component standard normal, row by row
-// from SeededRandom::next_normal. Each table has its own stream of options.seed, so a
-// head_dim's numbers do not depend on which other head_dims are in the list, and the upstream
-// gradient is the same for every head_dim (only the softmax differs between the figures):
-//   queries:  derive_seed(seed, 1, head_dim · 2^32 + sample)
-//   keys:     derive_seed(seed, 2, head_dim · 2^32 + sample)
-//   upstream: derive_seed(seed, 3, sample)
+// The seeded numbers of one (head_dim, sample): every component standard normal, from
+// SeededRandom::next_normal. Each row of a table has its own stream of options.seed, and a
+// head_dim's row is the first head_dim numbers of that stream: the study draws each row once,
+// for the largest head_dim listed, and every smaller head_dim reads a prefix of it (about half
+// the draws of one table per head_dim, which dominate the study's time). So a head_dim's numbers
+// do not depend on which other head_dims are in the list, and the upstream gradient is the same
+// for every head_dim (only the softmax differs between the figures):
+//   queries, row i:  derive_seed(seed, 1, sample · 2^32 + i)
+//   keys, row i:     derive_seed(seed, 2, sample · 2^32 + i)
+//   upstream:        derive_seed(seed, 3, sample), row by row
+// Within one sample the head_dims share their leading components, so their figures are not
+// independent of each other; across samples every figure is.
 struct HeadDimSample {
   Matrix queries;   // [T][head_dim]
   Matrix keys;      // [T][head_dim]
