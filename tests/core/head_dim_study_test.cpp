@@ -37,8 +37,9 @@ double population_spread(const std::vector<double>& values) {
   return std::sqrt(variance);
 }
 
-// The figures of one side from its score rows, in double, from the definitions:
-//   ‖diag(p) - p pᵀ‖²_F = Σ p_j² - 2 Σ p_j³ + (Σ p_j²)²,   dL/dx_j = p_j (g_j - Σ_l g_l p_l).
+// The figures of one side from its score rows, in double, from the definitions: the entropy
+// -Σ p_j ln p_j term by term, the Jacobian's entries p_l (δ_lj - p_j) one by one,
+// dL/dx_j = p_j (g_j - Σ_l g_l p_l).
 void add_side(FiguresF64& figures, const std::vector<double>& scores, const attn::Matrix& upstream,
               std::size_t T, double divisor, bool causal) {
   double gradient_squares = 0.0;
@@ -47,17 +48,19 @@ void add_side(FiguresF64& figures, const std::vector<double>& scores, const attn
     for (std::size_t j = 0; j < T; ++j)
       x[j] = (!causal || j <= i) ? scores[i * T + j] / divisor : -std::numeric_limits<double>::infinity();
     const std::vector<double> p = attn_test::softmax_row_f64(x);
-    double largest = 0.0, entropy = 0.0, squares = 0.0, cubes = 0.0, dot = 0.0;
+    double largest = 0.0, entropy = 0.0, jacobian_squares = 0.0, dot = 0.0;
     for (std::size_t j = 0; j < T; ++j) {
       largest = std::max(largest, p[j]);
       if (p[j] > 0.0) entropy -= p[j] * std::log(p[j]);
-      squares += p[j] * p[j];
-      cubes += p[j] * p[j] * p[j];
+      for (std::size_t l = 0; l < T; ++l) {
+        const double entry = p[l] * ((l == j ? 1.0 : 0.0) - p[j]);
+        jacobian_squares += entry * entry;
+      }
       dot += upstream.at(i, j) * p[j];
     }
     figures.largest_weight[i] += largest;
     figures.entropy[i] += entropy;
-    figures.jacobian_norm[i] += std::sqrt(std::max(0.0, squares - 2.0 * cubes + squares * squares));
+    figures.jacobian_norm[i] += std::sqrt(jacobian_squares);
     for (std::size_t j = 0; j < T; ++j) {
       const double g = p[j] * (upstream.at(i, j) - dot);
       gradient_squares += g * g;

@@ -46,27 +46,36 @@ struct SpreadSum {
 };
 
 // Adds one sample's softmax figures to `figures` (sums; divided by the sample count later).
-// weights, upstream: [T][T].
-void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& weights,
-                         const Matrix& upstream) {
+// inputs: [T][T] the softmax's input (masked entries -infinity); weights, upstream: [T][T].
+// Entropy and the Jacobian's norm come from identities that need one logarithm and one pass
+// per row rather than one logarithm per weight and T² products (the tests recompute both from
+// their definitions):
+//   ln p_j = (x_j - max) - ln Σ_l e^(x_l - max) and p at the max is 1 / Σ_l e^(x_l - max), so
+//     -Σ_j p_j ln p_j = -ln(largest p) - Σ_j p_j (x_j - max);
+//   ‖diag(p) - p pᵀ‖²_F = Σ_l Σ_j p_l² (δ_lj - p_j)² = Σ p_j² - 2 Σ p_j³ + (Σ p_j²)².
+void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& inputs,
+                         const Matrix& weights, const Matrix& upstream) {
   const std::size_t T = weights.rows;
   std::vector<float> input_gradient(T);  // [T] one row of dL/d(softmax input)
   double gradient_squares = 0.0;
   for (std::size_t i = 0; i < T; ++i) {
+    const float* x = inputs.row(i);
     const float* p = weights.row(i);
-    double largest = 0.0, entropy = 0.0, jacobian_squares = 0.0;
+    double largest = 0.0, row_max = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < T; ++j) {
       largest = std::max(largest, static_cast<double>(p[j]));
-      if (p[j] > 0.0f) entropy -= p[j] * std::log(static_cast<double>(p[j]));
-      // The Jacobian's entries dp_l/dx_j = p_l (δ_lj - p_j), summed squared over l.
-      for (std::size_t l = 0; l < T; ++l) {
-        const double entry = static_cast<double>(p[l]) * ((l == j ? 1.0 : 0.0) - p[j]);
-        jacobian_squares += entry * entry;
-      }
+      if (std::isfinite(x[j])) row_max = std::max(row_max, static_cast<double>(x[j]));
+    }
+    double weighted_shift = 0.0, squares = 0.0, cubes = 0.0;
+    for (std::size_t j = 0; j < T; ++j) {
+      const double pj = p[j];
+      if (pj > 0.0) weighted_shift += pj * (static_cast<double>(x[j]) - row_max);
+      squares += pj * pj;
+      cubes += pj * pj * pj;
     }
     figures.largest_weight[i] += largest;
-    figures.entropy[i] += entropy;
-    figures.jacobian_norm[i] += std::sqrt(jacobian_squares);
+    figures.entropy[i] += std::max(0.0, -std::log(largest) - weighted_shift);
+    figures.jacobian_norm[i] += std::sqrt(std::max(0.0, squares - 2.0 * cubes + squares * squares));
 
     softmax_backward_row(input_gradient.data(), p, upstream.row(i), T);
     for (const float g : input_gradient) gradient_squares += static_cast<double>(g) * g;
@@ -253,8 +262,8 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
 
       sum.raw_scores.add(scores);
       sum.scaled_scores.add(scaled.scaled);
-      add_softmax_figures(point.unscaled, unscaled.weights, upstream);
-      add_softmax_figures(point.scaled, scaled.weights, upstream);
+      add_softmax_figures(point.unscaled, unscaled.masked, unscaled.weights, upstream);
+      add_softmax_figures(point.scaled, scaled.masked, scaled.weights, upstream);
     }
   }
   for (PointSums& sum : sums) {
