@@ -7,9 +7,14 @@
 // page is watched without injecting a script into it (bench/wait-for-mark.mjs). A benchmark,
 // not a test: it prints figures and asserts nothing.
 //
-// Usage: node bench/page-load.mjs [--loads N] [--site DIR] [--page NAME]   (scripts/bench-load builds first)
+// Usage: node bench/page-load.mjs [--loads N] [--site DIR] [--page NAME] [--full]
+//   (scripts/bench-load builds first)
 // --page loads only that page (index.html or sequel.html), for A/B runs of one page.
-// The full Chromium, as scripts/launch-chromium.mjs starts it for benchmarks (CHROMIUM_PATH names another build).
+// The browser is the headless shell (chromium-headless-shell, what Playwright runs headless
+// with); --full loads the pages in the full Chromium instead. On this project's 2-core machine
+// without a GPU the full browser spends about as much processor time again on a renderer of its
+// own window (`--top-chrome-webui`) while a page loads, which then competes with the page: its
+// figures say more about the browser than about the page. CHROMIUM_PATH names another build.
 import path from 'node:path';
 import os from 'node:os';
 import process from 'node:process';
@@ -22,12 +27,13 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 const PAGES = ['index.html', 'sequel.html'];
 
 function parseArguments(argv) {
-  const options = { loads: 15, site: fileURLToPath(new URL('../build/site/', import.meta.url)), pages: PAGES };
+  const options = { loads: 15, site: fileURLToPath(new URL('../build/site/', import.meta.url)), pages: PAGES, full: false };
   for (let n = 0; n < argv.length; n += 1) {
     if (argv[n] === '--loads') options.loads = Number(argv[++n]);
     else if (argv[n] === '--site') options.site = path.resolve(argv[++n]);
     else if (argv[n] === '--page') options.pages = [argv[++n]];
-    else throw new Error(`unknown argument ${argv[n]} (usage: --loads N --site DIR --page NAME)`);
+    else if (argv[n] === '--full') options.full = true;
+    else throw new Error(`unknown argument ${argv[n]} (usage: --loads N --site DIR --page NAME --full)`);
   }
   if (!Number.isInteger(options.loads) || options.loads < 1) throw new Error('--loads must be a positive integer');
   if (!options.pages.every((name) => PAGES.includes(name))) throw new Error(`--page must be one of ${PAGES.join(', ')}`);
@@ -49,10 +55,10 @@ async function loadOnce(browser, url) {
 }
 
 async function main() {
-  const { loads, site, pages } = parseArguments(process.argv.slice(2));
+  const { loads, site, pages, full } = parseArguments(process.argv.slice(2));
   const server = await startStaticServer({ root: site, port: 0, csp: CSP });
-  const executable = chromiumPath({ full: true });
-  const browser = await launchChromium({ full: true });
+  const executable = chromiumPath({ full });
+  const browser = await launchChromium({ full });
   try {
     for (const name of pages) {
       const url = `${server.url}${name}`;

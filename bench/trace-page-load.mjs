@@ -4,7 +4,8 @@
 // start) and the page's main-thread tasks over a threshold with what ran inside them
 // (bench/trace-long-tasks.mjs reads the trace). A diagnostic, not a test: it asserts nothing.
 //
-// Usage: node bench/trace-page-load.mjs [--page index.html] [--shell] [--threshold MS] [--site DIR] [--save FILE]
+// Usage: node bench/trace-page-load.mjs [--page index.html] [--full] [--threshold MS] [--site DIR] [--save FILE]
+// The headless shell, as bench/page-load.mjs (--full: the full Chromium).
 import path from 'node:path';
 import process from 'node:process';
 import { writeFileSync } from 'node:fs';
@@ -17,15 +18,15 @@ import { waitForMark } from './wait-for-mark.mjs';
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 function parseArguments(argv) {
-  const options = { page: 'index.html', full: true, threshold: 4, save: null,
+  const options = { page: 'index.html', full: false, threshold: 4, save: null,
     site: fileURLToPath(new URL('../build/site/', import.meta.url)) };
   for (let n = 0; n < argv.length; n += 1) {
     if (argv[n] === '--page') options.page = argv[++n];
-    else if (argv[n] === '--shell') options.full = false;
+    else if (argv[n] === '--full') options.full = true;
     else if (argv[n] === '--threshold') options.threshold = Number(argv[++n]);
     else if (argv[n] === '--site') options.site = path.resolve(argv[++n]);
     else if (argv[n] === '--save') options.save = path.resolve(argv[++n]);
-    else throw new Error(`unknown argument ${argv[n]} (usage: --page NAME --shell --threshold MS --site DIR --save FILE)`);
+    else throw new Error(`unknown argument ${argv[n]} (usage: --page NAME --full --threshold MS --site DIR --save FILE)`);
   }
   return options;
 }

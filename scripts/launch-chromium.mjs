@@ -4,9 +4,11 @@
 // itself runs headless tests with), without the full browser's windowing and compositor
 // machinery, so each page costs less processor time (the sequel page's test file: 120 → 88
 // processor-seconds) and the pages are rendered by the same Blink and V8.
-// The benchmarks start the full browser (`full: true`), the one a reader uses: they time frames,
-// and the shell paces and composites frames its own way (a training run drew 16 to 23 frames a
-// second in the shell where the full browser drew 60 on the same machine).
+// The benchmarks that time frames (an edit, a training run) start the full browser (`full:
+// true`), the one a reader uses: the shell paces and composites frames its own way (a training
+// run drew 16 to 23 frames a second in the shell where the full browser drew 60 on the same
+// machine). The page-load benchmark starts the shell: while a page loads, the full browser's own
+// window renderer takes about as much processor time as the page (see bench/page-load.mjs).
 // CHROMIUM_PATH names another build for either.
 
 import { existsSync } from 'node:fs';
