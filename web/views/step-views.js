@@ -6,13 +6,13 @@
 
 import { renderArrows, updateArrows } from './arrows.js';
 import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
-import { labelCells, makeCellsNavigable } from './cell-navigation.js';
+import { labelCells } from './cell-navigation.js';
 import { makeEditable, refreshField } from './cell-field.js';
 import { element } from './page-slots.js';
 import { renderScrollable } from './render-tables.js';
 import { keepSignsWithNumbers, renderDotProduct, updateDotProduct } from './render-working.js';
 import { tableView } from './live-table.js';
-import { presentTable } from './table-block.js';
+import { navigableScroller, presentTable } from './table-block.js';
 import {
   componentLabels, describeMasked, describeMix, describeScaled, describeScore, describeSoftmax, describeWeight,
   isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaleSummary, scaledCaption, shadeLegend, shiftNote,
@@ -67,11 +67,8 @@ function presentPart(doc, table, describe, { tools = false, navigable = false } 
   table.caption?.setAttribute('part', 'caption');
   if (tools) return presentTable(doc, table, { describe });
   labelCells(table, describe);
-  // The table is one Tab stop whose cells the arrow keys walk, its scrolling box no stop of its own.
-  if (navigable) makeCellsNavigable(table);
-  const box = renderScrollable(doc, table, table.caption?.textContent ?? 'table');
-  if (table.classList.contains('navigable')) box.removeAttribute('tabindex');
-  return box;
+  if (navigable) return navigableScroller(doc, table);
+  return renderScrollable(doc, table, table.caption?.textContent ?? 'table');
 }
 
 const MATRIX_CAPTIONS = {

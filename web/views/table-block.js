@@ -12,6 +12,22 @@ export { buildTable } from './live-table.js';
 /** @typedef {import('./live-table.js').TableSpec} TableSpec */
 
 /**
+ * A table whose number cells the arrow keys walk (the table one Tab stop), in a box that
+ * scrolls sideways. The box is no Tab stop of its own: every number cell takes focus and
+ * scrolls it into view. (Part two's tables walk only the cells with a working, so their boxes
+ * keep their stop: a column without one could not be scrolled to otherwise.)
+ * @param {Document} doc
+ * @param {HTMLTableElement} table
+ * @returns {HTMLElement} the box
+ */
+export function navigableScroller(doc, table) {
+  makeCellsNavigable(table);
+  const scroller = scrollable(doc, table);
+  if (table.classList.contains('navigable')) scroller.removeAttribute('tabindex');
+  return scroller;
+}
+
+/**
  * A built table as the page shows it: its cells named for screen readers and walked with the
  * arrow keys, in a box that scrolls sideways, with the "Copy table" menu.
  * @param {Document} doc
@@ -21,10 +37,7 @@ export { buildTable } from './live-table.js';
  */
 export function presentTable(doc, table, { describe } = {}) {
   labelCells(table, describe);
-  makeCellsNavigable(table);
-  const scroller = scrollable(doc, table);
-  // The cells take focus and scroll the box as the keyboard moves; the box itself need not.
-  if (table.classList.contains('navigable')) scroller.removeAttribute('tabindex');
+  const scroller = navigableScroller(doc, table);
   const block = element(doc, 'div', 'table-block');
   block.append(scroller, tableTools(doc, table));
   return block;
