@@ -45,6 +45,12 @@ struct SpreadSum {
   }
 };
 
+// The steps of one sample below are functions of their own (gnu::noinline here; the wasm link
+// folds only small functions into their one caller, bindings/CMakeLists.txt). A page's one
+// study starts in WebAssembly's baseline tier, and the engine optimises these small functions,
+// called thousands of times, while the study runs and at little cost, where one large function
+// would be optimised at length, on another thread, for a second call that never comes.
+
 // Adds one sample's softmax figures to `figures` (sums; divided by the sample count later).
 // inputs: [T][T] the softmax's input (masked entries -infinity); weights, upstream: [T][T].
 // Entropy and the Jacobian's norm come from identities that need one logarithm and one pass
@@ -53,8 +59,8 @@ struct SpreadSum {
 //   ln p_j = (x_j - max) - ln Σ_l e^(x_l - max) and p at the max is 1 / Σ_l e^(x_l - max), so
 //     -Σ_j p_j ln p_j = -ln(largest p) - Σ_j p_j (x_j - max);
 //   ‖diag(p) - p pᵀ‖²_F = Σ_l Σ_j p_l² (δ_lj - p_j)² = Σ p_j² - 2 Σ p_j³ + (Σ p_j²)².
-void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& inputs,
-                         const Matrix& weights, const Matrix& upstream) {
+[[gnu::noinline]] void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& inputs,
+                                           const Matrix& weights, const Matrix& upstream) {
   const std::size_t T = weights.rows;
   std::vector<float> input_gradient(T);  // [T] one row of dL/d(softmax input)
   double gradient_squares = 0.0;
@@ -111,7 +117,7 @@ struct SideBuffers {
 
   explicit SideBuffers(std::size_t T) : scaled(T, T), masked(T, T), exponentials(T, T), weights(T, T) {}
 
-  void compute(const Matrix& scores, float divisor, MaskKind mask) {
+  [[gnu::noinline]] void compute(const Matrix& scores, float divisor, MaskKind mask) {
     const std::size_t T = scores.rows;
     for (std::size_t i = 0; i < T; ++i)
       for (std::size_t j = 0; j < T; ++j) {
@@ -126,7 +132,8 @@ struct SideBuffers {
 
 // Step 1 of the reference trace: every query against every key, summed in float in the trace's
 // order, over the first d components of each row (queries, keys: [T][≥ d]).
-void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys, std::size_t d) {
+[[gnu::noinline]] void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys,
+                                  std::size_t d) {
   const std::size_t T = queries.rows;
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j) {
@@ -153,8 +160,8 @@ std::uint64_t row_index(std::size_t sample, std::size_t row) {
 }
 
 // One table of a sample, [T][cols]: row i is the first cols numbers of its own stream.
-Matrix draw_rows(std::uint64_t seed, std::uint64_t stream, std::size_t sample, std::size_t T,
-                 std::size_t cols) {
+[[gnu::noinline]] Matrix draw_rows(std::uint64_t seed, std::uint64_t stream, std::size_t sample,
+                                   std::size_t T, std::size_t cols) {
   Matrix m(T, cols);
   for (std::size_t i = 0; i < T; ++i) {
     SeededRandom random(derive_seed(seed, stream, row_index(sample, i)));
@@ -174,6 +181,35 @@ struct PointSums {
   HeadDimPoint point;
   SpreadSum raw_scores, scaled_scores;
 };
+
+// What one sample's steps write into, kept from sample to sample.
+struct SampleBuffers {
+  Matrix scores;  // [T][T] raw q·k
+  SideBuffers unscaled, scaled;
+
+  explicit SampleBuffers(std::size_t T) : scores(T, T), unscaled(T), scaled(T) {}
+};
+
+// One sample at every head_dim: each reads the leading columns of the same rows of q and k.
+[[gnu::noinline]] void add_sample(std::vector<PointSums>& sums, SampleBuffers& buffers,
+                                  const Matrix& queries, const Matrix& keys,
+                                  const Matrix& upstream, MaskKind mask) {
+  const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
+  for (PointSums& sum : sums) {
+    HeadDimPoint& point = sum.point;
+    // The raw scores serve both sides: the trace's scaled side divides the same sums.
+    score_into(buffers.scores, queries, keys, point.head_dim);
+    buffers.unscaled.compute(buffers.scores, unscaled_divisor, mask);
+    buffers.scaled.compute(buffers.scores, point.scale_divisor, mask);
+
+    sum.raw_scores.add(buffers.scores);
+    sum.scaled_scores.add(buffers.scaled.scaled);
+    const SideBuffers& raw = buffers.unscaled;
+    const SideBuffers& divided = buffers.scaled;
+    add_softmax_figures(point.unscaled, raw.masked, raw.weights, upstream);
+    add_softmax_figures(point.scaled, divided.masked, divided.weights, upstream);
+  }
+}
 
 }  // namespace
 
@@ -236,7 +272,6 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     study.max_entropy[i] = std::log(static_cast<double>(visible));
   }
 
-  const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
   std::vector<PointSums> sums(options.head_dims.size());
   for (std::size_t n = 0; n < sums.size(); ++n) {
     HeadDimPoint& point = sums[n].point;
@@ -246,25 +281,11 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     point.scaled = empty_figures(T);
   }
   const std::size_t widest = *std::max_element(options.head_dims.begin(), options.head_dims.end());
-  Matrix scores(T, T);
-  SideBuffers unscaled(T), scaled(T);
+  SampleBuffers buffers(T);
   for (std::size_t s = 0; s < options.samples; ++s) {
-    // Every head_dim of this sample reads the leading columns of the same rows.
     const Matrix queries = draw_rows(options.seed, queries_stream, s, T, widest);
     const Matrix keys = draw_rows(options.seed, keys_stream, s, T, widest);
-    const Matrix upstream = draw_upstream(options, s);
-    for (PointSums& sum : sums) {
-      HeadDimPoint& point = sum.point;
-      // The raw scores serve both sides: the trace's scaled side divides the same sums.
-      score_into(scores, queries, keys, point.head_dim);
-      unscaled.compute(scores, unscaled_divisor, options.mask);
-      scaled.compute(scores, point.scale_divisor, options.mask);
-
-      sum.raw_scores.add(scores);
-      sum.scaled_scores.add(scaled.scaled);
-      add_softmax_figures(point.unscaled, unscaled.masked, unscaled.weights, upstream);
-      add_softmax_figures(point.scaled, scaled.masked, scaled.weights, upstream);
-    }
+    add_sample(sums, buffers, queries, keys, draw_upstream(options, s), options.mask);
   }
   for (PointSums& sum : sums) {
     HeadDimPoint& point = sum.point;
