@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Where a cold load of a page spends its time: records a Chromium trace of one load in a fresh
-// context (empty cache; after one untraced load that warms the browser and the server) and prints, in order, the requests (start and end from navigation
-// start) and the page's main-thread tasks over a threshold with what ran inside them
-// (bench/trace-long-tasks.mjs reads the trace). A diagnostic, not a test: it asserts nothing.
+// context (empty cache; after one untraced load that warms the browser and the server) and
+// prints, in order, the requests (start and end from navigation start) and the page's
+// main-thread tasks over a threshold with what ran inside them (bench/trace-long-tasks.mjs
+// reads the trace). A diagnostic, not a test: it asserts nothing.
 //
 // Usage: node bench/trace-page-load.mjs [--page index.html] [--full] [--threshold MS] [--site DIR] [--save FILE]
 // The headless shell, as bench/page-load.mjs (--full: the full Chromium).
