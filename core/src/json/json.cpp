@@ -2,8 +2,9 @@
 // line/column positions in its messages, and the two writer helpers the trace output needs.
 #include "attention/json/json.h"
 
+#include "number_text.h"
+
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -333,8 +334,7 @@ void write_number(std::string& out, double value) {
     return;
   }
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  out += buffer;
+  out.append(buffer, format_nine_digits(value, buffer));
 }
 
 std::string member_path(std::string_view name) {
