@@ -2,8 +2,8 @@
 // microsecond a number (a trace of 16 tokens of head_dim 16 has about 6 000), and on a page's
 // first load the engine also spends tens of milliseconds optimising it. This does the common
 // case with one multiplication and integer digits, and leaves every case it cannot decide
-// exactly to printf, so the text is printf's in all cases (tests/core/json_test.cpp compares
-// the two on millions of numbers).
+// exactly to printf, so the text is printf's in all cases (tests/core/number_text_test.cpp
+// compares the two on millions of numbers).
 #include "number_text.h"
 
 #include <cmath>
