@@ -283,9 +283,9 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
   const std::size_t widest = *std::max_element(options.head_dims.begin(), options.head_dims.end());
   SampleBuffers buffers(T);
   for (std::size_t s = 0; s < options.samples; ++s) {
-    const Matrix queries = draw_rows(options.seed, queries_stream, s, T, widest);
-    const Matrix keys = draw_rows(options.seed, keys_stream, s, T, widest);
-    add_sample(sums, buffers, queries, keys, draw_upstream(options, s), options.mask);
+    // The widest rows; every other head_dim reads their leading columns.
+    const HeadDimSample drawn = draw_head_dim_sample(options, widest, s);
+    add_sample(sums, buffers, drawn.queries, drawn.keys, drawn.upstream, options.mask);
   }
   for (PointSums& sum : sums) {
     HeadDimPoint& point = sum.point;
