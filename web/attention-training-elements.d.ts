@@ -68,6 +68,8 @@ export interface AttentionTrainerElement extends HTMLElement {
   readonly playing: boolean;
   /** Whether a pause or a single step is still on its way back from the worker. */
   readonly busy: boolean;
+  /** Resolves once the run has started (or the core failed to load); what a script asks before then waits for it. */
+  readonly ready: Promise<void>;
   play(): void;
   /** Resolves once every step the worker took is recorded. */
   pause(): Promise<void>;

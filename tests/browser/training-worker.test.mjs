@@ -144,6 +144,15 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
         });
       });
       assert.deepEqual(both, [{ step: 1, digest: run.digest }, { step: 2, digest: nodeDigest(2) }]);
+      // A trainer a script adds and steps at once: the step waits for its run to start.
+      const added = await page.evaluate(async () => {
+        const trainer = document.createElement('attention-trainer');
+        document.querySelector('main').append(trainer);
+        const before = trainer.run;
+        await trainer.stepOnce();
+        return { before, step: trainer.run.latest.step, digest: trainer.run.state.parameter_digest };
+      });
+      assert.deepEqual(added, { before: null, step: 1, digest: nodeDigest(1) });
       assert.deepEqual(errors, []);
     } finally {
       await close();

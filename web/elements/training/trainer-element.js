@@ -50,12 +50,19 @@ export class AttentionTrainerElement extends TrainingElement {
   #channel = null;
   #resets = 0;
   #nodes = {};
+  #markStarted;
+  #started = new Promise((resolve) => { this.#markStarted = resolve; });
 
   static get observedAttributes() { return ['seed', 'learning-rate', 'sentence']; }
 
   constructor() {
     super();
     this.#build();
+  }
+
+  /** Resolves once the run has started or the core failed to load (said); asks wait for it. */
+  get ready() {
+    return this.#started;
   }
 
   /** Whether the slider is on the latest step (the pieces then follow training live). */
@@ -86,10 +93,10 @@ export class AttentionTrainerElement extends TrainingElement {
   connectedCallback() {
     if (this.run || this.#channel) return;
     this.#channel = openTrainerChannel();
-    this.#channel.then((channel) => this.#start(channel), (error) => {
+    this.#channel.then((channel) => this.#start(channel)).catch((error) => {
       this.#channel = null;
       this.#say(`The attention core could not be loaded: ${error?.message ?? error}`);
-    });
+    }).finally(() => this.#markStarted());
   }
 
   disconnectedCallback() {
@@ -141,7 +148,11 @@ export class AttentionTrainerElement extends TrainingElement {
   // --- what a reader (or a script) can do
 
   play() {
-    if (!this.run || this.#playing) return;
+    if (!this.run) {
+      this.ready.then(() => { if (this.run) this.play(); });
+      return;
+    }
+    if (this.#playing) return;
     this.#playing = true;
     this.#follow();
     this.#say(null);
@@ -161,6 +172,7 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** One optimiser step (pausing first). */
   async stepOnce() {
+    await this.ready;
     if (!this.run) return;
     await this.pause();
     this.#follow();
@@ -172,6 +184,7 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** Back to the seed's initial parameters, with the learning rate in force. */
   async reset() {
+    await this.ready;
     if (!this.run) return;
     await this.pause();
     const seed = this.getAttribute('seed');
@@ -198,6 +211,8 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** Shows another sentence; a refused one is said, with the vocabulary, and changes nothing. */
   async setSentence(text) {
+    await this.ready;
+    if (!this.run) return false;
     try {
       await this.run.setSentence(text);
       this.#nodes.sentence.removeAttribute('aria-invalid');
@@ -215,6 +230,10 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** Changes the learning rate from the next step on; a refused one is said and changes nothing. */
   setLearningRate(text) {
+    if (!this.run) {
+      this.#say('The trainer is still loading: the learning rate can be changed once it shows step 0.');
+      return false;
+    }
     try {
       const value = this.run.setLearningRate(text);
       this.#nodes.rate.removeAttribute('aria-invalid');
