@@ -13,7 +13,8 @@
 //           by the browser's frame clock, so a figure near 16.7 ms means "the next frame").
 // Edits follow one another frame after frame, as fast typing would, each started just after a
 // frame began, so that its style, layout and paint fall in that frame (and an empty handler
-// still measures one frame, about 16.3 ms). Then, one edit at a time, the time until every table
+// still measures one frame, about 16.3 ms). Then edits at a reader's pace: each at a random
+// moment of a frame, timed to just after the paint of the frame that shows it. Then, one edit at a time, the time until every table
 // on the page shows the edit (off screen ones included) and a frame has passed; and, for scale,
 // the core's run() alone on the same input.
 //
@@ -81,6 +82,34 @@ async function measureInPage({ count, warmup }) {
     samples.layout.push(laidOut - start);
     samples.frame.push(framed - start);
   }
+  // At a reader's pace: a keystroke falls at any moment of a frame, not just after one began.
+  // Each edit comes a random 0 to 16 ms after a frame, and is timed to just after the paint of
+  // the next frame (a message posted from that frame's animation callback is handled after its
+  // paint); an empty handler measures about half a frame here.
+  const afterNextPaint = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const framed = performance.now();
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve({ framed, painted: performance.now() });
+    channel.port2.postMessage(null);
+  }));
+  // For scale, the same with an edit nothing listens to (a field outside the page's tables).
+  const idle = document.body.appendChild(document.createElement('input'));
+  for (const [name, field] of [['painted', input], ['paintedEmpty', idle]]) {
+    samples[name] = [];
+    samples[`${name}Frame`] = [];
+    for (let n = 0; n < warmup + count; n += 1) {
+      await nextFrame();
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 16));
+      field.value = n % 2 === 0 ? '0.5' : '-0.1';
+      const start = performance.now();
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      const { framed, painted } = await afterNextPaint();
+      if (n < warmup) continue;
+      samples[`${name}Frame`].push(framed - start);
+      samples[name].push(painted - start);
+    }
+  }
+  idle.remove();
   // The tables far off screen draw each edit when the browser is idle (draw-when-near.js): the
   // time until every table on the page shows an edit, one edit at a time.
   const { createAttention, whenPiecesDrawn = async () => {} } = await import('./web/attention-explainer.js');
@@ -158,6 +187,10 @@ async function main() {
       ['script: the handler (tables near the screen updated)', figures.script],
       ['layout: updated and laid out', figures.layout],
       ['frame: the next animation frame', figures.frame],
+      ['at a reader\'s pace (any moment of a frame): the next animation frame', figures.paintedFrame],
+      ['at a reader\'s pace: that frame painted', figures.painted],
+      ['(an edit nothing listens to, at a reader\'s pace: next frame)', figures.paintedEmptyFrame],
+      ['(an edit nothing listens to, at a reader\'s pace: painted)', figures.paintedEmpty],
       ['every table drawn, off screen too, then a frame', figures.everything],
       ['(the core\'s run() alone)', figures.core],
     ];
