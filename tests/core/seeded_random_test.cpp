@@ -68,6 +68,34 @@ TEST_CASE("normals: mean 0 and variance 1 over many draws", "[random]") {
   CHECK(std::fabs(squares / count - mean * mean - 1.0) < 0.015);
 }
 
+TEST_CASE("polar normals: Marsaglia's pairs from the uniforms, rounded to float", "[random]") {
+  // Computed from the definition in float64 (Python): x, y = 2u - 1 until s = x² + y² is in
+  // (0, 1), then x·√(-2 ln s / s), y·√(-2 ln s / s). From seed 42 one point is refused (s ≥ 1),
+  // and an odd count drops the last pair's y.
+  const std::vector<double> expected = {0.49295065581737485, -0.6940056672160174,
+                                        -1.2810773478777024, -0.901557193497174,
+                                        -0.6018779810957331, 0.6425676289796471,
+                                        -1.5423606818352653};
+  attn::SeededRandom random(42);
+  std::vector<float> drawn(expected.size() + 1, 99.0f);
+  attn::fill_polar_normals(random, drawn.data(), expected.size());
+  for (std::size_t n = 0; n < expected.size(); ++n)  // within one float rounding
+    CHECK(std::fabs(drawn[n] - expected[n]) <= 6e-8 * (1.0 + std::fabs(expected[n])));
+  CHECK(drawn.back() == 99.0f);  // nothing past count written
+
+  attn::SeededRandom many(7);
+  std::vector<float> values(200000);
+  attn::fill_polar_normals(many, values.data(), values.size());
+  double sum = 0.0, squares = 0.0;
+  for (const float x : values) {
+    sum += x;
+    squares += static_cast<double>(x) * x;
+  }
+  const double mean = sum / static_cast<double>(values.size());
+  CHECK(std::fabs(mean) < 0.01);  // 4.5 standard errors
+  CHECK(std::fabs(squares / static_cast<double>(values.size()) - mean * mean - 1.0) < 0.015);
+}
+
 TEST_CASE("derive_seed: the documented mix, and different streams differ", "[random]") {
   CHECK(attn::derive_seed(1, 0, 0) == 6791897765849424158ull);
   CHECK(attn::derive_seed(1, 2, 3) == 1072907043932612987ull);

@@ -41,6 +41,27 @@ export class SplitMix64 {
   }
 }
 
+// `count` normals by Marsaglia's polar method, as fill_polar_normals draws them (before its
+// rounding to float): x, then y, uniform in [-1, 1) until s = x² + y² lies in (0, 1), then
+// x·√(-2 ln s / s) and y·√(-2 ln s / s).
+export function polarNormals(seed, count) {
+  const random = new SplitMix64(seed);
+  const values = [];
+  while (values.length < count) {
+    let x;
+    let y;
+    let s;
+    do {
+      x = 2 * random.nextUniform() - 1;
+      y = 2 * random.nextUniform() - 1;
+      s = x * x + y * y;
+    } while (s >= 1 || s === 0);
+    const factor = Math.sqrt(-2 * Math.log(s) / s);
+    values.push(x * factor, y * factor);
+  }
+  return values.slice(0, count);
+}
+
 export function deriveSeed(seed, stream, index = 0n) {
   const perStream = mix64(BigInt(seed) + GAMMA * (BigInt(stream) + 1n));
   return mix64(perStream + GAMMA * (BigInt(index) + 1n));

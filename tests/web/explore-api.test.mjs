@@ -10,7 +10,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertClose, assertThrowsNaming } from '../support/assertions.mjs';
 import { dot, headF64, matmul, softmax } from '../support/attention-f64.mjs';
-import { SplitMix64, deriveSeed, gridValues } from '../support/seeded-random.mjs';
+import { SplitMix64, deriveSeed, gridValues, polarNormals } from '../support/seeded-random.mjs';
 import { createSiteAttention } from '../support/site-module.mjs';
 
 // Standard normals rounded to float32, as random_normal_matrix draws them (seeded_random.h).
@@ -202,9 +202,10 @@ describe('headDimStudy()', () => {
         scaled: { largest: Array(T).fill(0), entropy: Array(T).fill(0), jacobian: Array(T).fill(0), gradient: 0 },
       };
       for (let s = 0; s < options.samples; s++) {
-        // Row i of a table is the first d numbers of the stream of (sample s, row i).
+        // Row i of a table is the first d numbers of the stream of (sample s, row i), drawn by
+        // the polar method and rounded to float32.
         const rows = (stream) => Array.from({ length: T },
-          (_, i) => normalMatrix(deriveSeed(options.seed, stream, (BigInt(s) << 32n) + BigInt(i)), 1, d)[0]);
+          (_, i) => polarNormals(deriveSeed(options.seed, stream, (BigInt(s) << 32n) + BigInt(i)), d).map(Math.fround));
         const q = rows(1);
         const k = rows(2);
         const upstream = normalMatrix(deriveSeed(options.seed, 3, BigInt(s)), T, T);

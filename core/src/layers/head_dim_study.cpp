@@ -130,19 +130,23 @@ struct SideBuffers {
   }
 };
 
-// Step 1 of the reference trace: every query against every key, summed in float in the trace's
-// order, over the first d components of each row (queries, keys: [T][≥ d]).
-[[gnu::noinline]] void score_into(Matrix& scores, const Matrix& queries, const Matrix& keys,
-                                  std::size_t d) {
+// Step 1 of the reference trace for every head_dim at once: every query against every key,
+// summed in float in the trace's order (component 0 first). A head_dim's score is the running
+// sum after its first d components, so the running sums carried from one head_dim to the next
+// wider one are the narrower one's scores, bit for bit: each product is computed once, for the
+// widest head_dim, rather than once per head_dim listed.
+// Adds components [from, to) of each query-key product to `running` (queries, keys: [T][≥ to]).
+[[gnu::noinline]] void extend_scores(Matrix& running, const Matrix& queries, const Matrix& keys,
+                                     std::size_t from, std::size_t to) {
   const std::size_t T = queries.rows;
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j) {
-      float sum = 0.0f;
-      for (std::size_t c = 0; c < d; ++c) {
+      float sum = running.at(i, j);
+      for (std::size_t c = from; c < to; ++c) {
         const float term = queries.at(i, c) * keys.at(j, c);
         sum += term;
       }
-      scores.at(i, j) = sum;
+      running.at(i, j) = sum;
     }
 }
 
@@ -165,7 +169,7 @@ std::uint64_t row_index(std::size_t sample, std::size_t row) {
   Matrix m(T, cols);
   for (std::size_t i = 0; i < T; ++i) {
     SeededRandom random(derive_seed(seed, stream, row_index(sample, i)));
-    for (std::size_t c = 0; c < cols; ++c) m.at(i, c) = static_cast<float>(random.next_normal());
+    fill_polar_normals(random, m.row(i), cols);
   }
   return m;
 }
@@ -184,21 +188,27 @@ struct PointSums {
 
 // What one sample's steps write into, kept from sample to sample.
 struct SampleBuffers {
-  Matrix scores;  // [T][T] raw q·k
+  Matrix scores;  // [T][T] raw q·k over the leading components read so far
   SideBuffers unscaled, scaled;
 
   explicit SampleBuffers(std::size_t T) : scores(T, T), unscaled(T), scaled(T) {}
 };
 
 // One sample at every head_dim: each reads the leading columns of the same rows of q and k.
-[[gnu::noinline]] void add_sample(std::vector<PointSums>& sums, SampleBuffers& buffers,
-                                  const Matrix& queries, const Matrix& keys,
-                                  const Matrix& upstream, MaskKind mask) {
+// `narrowest_first` lists the indices of `sums` by head_dim, smallest first.
+[[gnu::noinline]] void add_sample(std::vector<PointSums>& sums,
+                                  const std::vector<std::size_t>& narrowest_first,
+                                  SampleBuffers& buffers, const Matrix& queries,
+                                  const Matrix& keys, const Matrix& upstream, MaskKind mask) {
   const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
-  for (PointSums& sum : sums) {
+  std::fill(buffers.scores.values.begin(), buffers.scores.values.end(), 0.0f);
+  std::size_t summed = 0;  // components in buffers.scores
+  for (const std::size_t n : narrowest_first) {
+    PointSums& sum = sums[n];
     HeadDimPoint& point = sum.point;
+    extend_scores(buffers.scores, queries, keys, summed, point.head_dim);
+    summed = point.head_dim;
     // The raw scores serve both sides: the trace's scaled side divides the same sums.
-    score_into(buffers.scores, queries, keys, point.head_dim);
     buffers.unscaled.compute(buffers.scores, unscaled_divisor, mask);
     buffers.scaled.compute(buffers.scores, point.scale_divisor, mask);
 
@@ -280,12 +290,17 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
     point.unscaled = empty_figures(T);
     point.scaled = empty_figures(T);
   }
-  const std::size_t widest = *std::max_element(options.head_dims.begin(), options.head_dims.end());
+  std::vector<std::size_t> narrowest_first(sums.size());
+  for (std::size_t n = 0; n < sums.size(); ++n) narrowest_first[n] = n;
+  std::stable_sort(narrowest_first.begin(), narrowest_first.end(), [&](std::size_t a, std::size_t b) {
+    return sums[a].point.head_dim < sums[b].point.head_dim;
+  });
+  const std::size_t widest = sums[narrowest_first.back()].point.head_dim;
   SampleBuffers buffers(T);
   for (std::size_t s = 0; s < options.samples; ++s) {
     // The widest rows; every other head_dim reads their leading columns.
     const HeadDimSample drawn = draw_head_dim_sample(options, widest, s);
-    add_sample(sums, buffers, drawn.queries, drawn.keys, drawn.upstream, options.mask);
+    add_sample(sums, narrowest_first, buffers, drawn.queries, drawn.keys, drawn.upstream, options.mask);
   }
   for (PointSums& sum : sums) {
     HeadDimPoint& point = sum.point;

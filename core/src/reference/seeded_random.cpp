@@ -1,5 +1,5 @@
-// SplitMix64, Box–Muller and the decimal grid: the core's only source of random numbers, written
-// so that a seed means the same numbers natively and in WebAssembly.
+// SplitMix64, Box–Muller, the polar method and the decimal grid: the core's only source of
+// random numbers, written so that a seed means the same numbers natively and in WebAssembly.
 #include "attention/reference/seeded_random.h"
 
 #include <cmath>
@@ -68,6 +68,20 @@ double SeededRandom::next_normal() {
   const double angle = two_pi * u2;
   spare_normal_ = radius * std::sin(angle);
   return radius * std::cos(angle);
+}
+
+void fill_polar_normals(SeededRandom& random, float* out, std::size_t count) {
+  for (std::size_t c = 0; c < count;) {
+    double x = 0.0, y = 0.0, s = 0.0;
+    do {
+      x = 2.0 * random.next_uniform() - 1.0;
+      y = 2.0 * random.next_uniform() - 1.0;
+      s = x * x + y * y;
+    } while (s >= 1.0 || s == 0.0);
+    const double factor = std::sqrt(-2.0 * std::log(s) / s);
+    out[c++] = static_cast<float>(x * factor);
+    if (c < count) out[c++] = static_cast<float>(y * factor);
+  }
 }
 
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {

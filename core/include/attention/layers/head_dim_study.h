@@ -80,11 +80,12 @@ struct HeadDimStudy {
   HeadDimComparison comparison;
 };
 
-// The seeded numbers of one (head_dim, sample): every component standard normal, from
-// SeededRandom::next_normal. Each row of a table has its own stream of options.seed, and a
-// head_dim's row is the first head_dim numbers of that stream: the study draws each row once,
-// for the largest head_dim listed, and every smaller head_dim reads a prefix of it (half the
-// draws of new tables for each head_dim; the draws are most of the study's time). So a
+// The seeded numbers of one (head_dim, sample): every component standard normal. Each row of
+// queries and keys has its own stream of options.seed, drawn by fill_polar_normals (about half
+// the cost of next_normal's Box–Muller), and a head_dim's row is the first head_dim numbers of
+// that stream: the study draws each row once, for the largest head_dim listed, and every
+// smaller head_dim reads a prefix of it (half the draws of new tables for each head_dim; the
+// draws are most of the study's time). The upstream gradient is next_normal's. So a
 // head_dim's numbers do not depend on which other head_dims are in the list, and the upstream
 // gradient is the same for every head_dim (only the softmax differs between the figures):
 //   queries, row i:  derive_seed(seed, 1, sample · 2^32 + i)
