@@ -8,7 +8,9 @@
 // Layout of the output (the same relative paths as the source tree, so that a page's
 // `../web/...` becomes `web/...` and nothing else changes):
 //   <out>/*.html, *.css, ...    site/ (HTML references to ../web/ rewritten to web/)
-//   <out>/*.js                  each page script of site/ that an HTML page loads, bundled
+//   <out>/*.js                  each page script of site/ that an HTML page loads, bundled,
+//                               with the lazily loaded modules (below) its page preloads
+//                               (whose hints the built page then drops)
 //   <out>/*.css                 each stylesheet of site/ that an HTML page links, its @imports
 //                               (site/styles/*.css) bundled in and minified
 //   <out>/web/<entry>.js        the public entry modules of web/, bundled
@@ -62,14 +64,37 @@ function parseArguments(argv) {
   return options;
 }
 
-// Page scripts are the module scripts that site/*.html load from site/ itself.
+// The lazily loaded modules a page preloads (`<link rel="modulepreload">`): it needs them as
+// soon as its script runs, so its bundle carries them instead (one request instead of one
+// each), and the production page drops those hints.
+function preloadedLazyModules(html) {
+  const lazy = new Set(LAZY_MODULES);
+  return new Set([...html.matchAll(/<link rel="modulepreload" href="\.\.\/web\/([^"]+)">/g)]
+    .map((m) => m[1]).filter((name) => lazy.has(name)));
+}
+
+// Page scripts are the module scripts that site/*.html load from site/ itself; each maps to the
+// lazily loaded modules its bundle carries (those any page loading it preloads).
 function pageScripts(htmlFiles) {
-  const scripts = new Set();
+  const scripts = new Map();
   for (const file of htmlFiles) {
     const html = readFileSync(path.join(SITE, file), 'utf8');
-    for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) scripts.add(src);
+    const preloaded = preloadedLazyModules(html);
+    for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) {
+      scripts.set(src, new Set([...(scripts.get(src) ?? []), ...preloaded]));
+    }
   }
-  return [...scripts].sort();
+  return [...scripts].sort(([a], [b]) => a.localeCompare(b));
+}
+
+// A page as served from the build: references to ../web/ become web/, and the hints for the
+// modules its bundle now carries are dropped.
+function productionPage(html) {
+  let page = html;
+  for (const name of preloadedLazyModules(html)) {
+    page = page.replace(new RegExp(`\\n[ \\t]*<link rel="modulepreload" href="\\.\\./web/${name.replace(/[.]/g, '\\.')}">`), '');
+  }
+  return page.replace(/((?:src|href)=")\.\.\/web\//g, '$1web/');
 }
 
 // Stylesheets are the ones that site/*.html link from site/ itself. A sheet may be a list of
@@ -101,8 +126,9 @@ async function bundleStylesheet(entry, outfile) {
 
 // Marks the lazily loaded modules and the generated glue external, with their import path
 // rewritten to where they are in the output, relative to the bundle being written.
-function keepLazyModulesExternal(outfile, out) {
-  const lazy = new Set(LAZY_MODULES.map((name) => path.join(WEB, name)));
+// `carried`: lazily loaded modules (names relative to web/) this bundle includes instead.
+function keepLazyModulesExternal(outfile, out, carried) {
+  const lazy = new Set(LAZY_MODULES.filter((name) => !carried.has(name)).map((name) => path.join(WEB, name)));
   const generated = path.join(WEB, 'generated') + path.sep;
   return {
     name: 'lazy-modules',
@@ -120,7 +146,7 @@ function keepLazyModulesExternal(outfile, out) {
   };
 }
 
-async function bundle(entry, outfile, out) {
+async function bundle(entry, outfile, out, carried = new Set()) {
   await build({
     entryPoints: [entry],
     outfile,
@@ -131,7 +157,7 @@ async function bundle(entry, outfile, out) {
     legalComments: 'none',
     logLevel: 'warning',
     external: ['node:*'],
-    plugins: [keepLazyModulesExternal(outfile, out)],
+    plugins: [keepLazyModulesExternal(outfile, out, carried)],
   });
 }
 
@@ -158,8 +184,7 @@ async function main() {
   for (const name of siteFiles.filter((n) => STATIC_SITE_FILE.test(n))) {
     const source = path.join(SITE, name);
     if (name.endsWith('.html')) {
-      const html = readFileSync(source, 'utf8').replace(/((?:src|href)=")\.\.\/web\//g, '$1web/');
-      writeFileSync(path.join(out, name), html);
+      writeFileSync(path.join(out, name), productionPage(readFileSync(source, 'utf8')));
     } else {
       copyFileSync(source, path.join(out, name));
     }
@@ -171,8 +196,8 @@ async function main() {
     copyFileSync(path.join(WEB, name), path.join(out, 'web', name));
   }
   const jobs = [];
-  for (const script of pageScripts(htmlFiles)) {
-    jobs.push(bundle(path.join(SITE, script), path.join(out, script), out));
+  for (const [script, carried] of pageScripts(htmlFiles)) {
+    jobs.push(bundle(path.join(SITE, script), path.join(out, script), out, carried));
   }
   for (const sheet of pageStylesheets(htmlFiles)) {
     jobs.push(bundleStylesheet(path.join(SITE, sheet), path.join(out, sheet)));
