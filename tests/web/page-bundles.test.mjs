@@ -30,18 +30,22 @@ const pageScripts = (html) => [...html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\
 const importedApiModules = (code) => [...code.matchAll(/import\("\.\/web\/(api\/[^"]+)"\)/g)].map((m) => m[1]);
 
 test('a page\u2019s bundle carries the modules its source page preloads, and the built page drops their hints', () => {
-  const source = readFileSync(path.join(repoRoot, 'site/index.html'), 'utf8');
-  const preloaded = hintedApiModules(source, '../');
-  assert.deepEqual(preloaded.sort(), ['api/attention-tracer.js', 'api/core-loader.js', 'api/trainer.js']);
-  const built = readFileSync(path.join(out, 'index.html'), 'utf8');
-  assert.deepEqual(hintedApiModules(built, ''), []);
-  for (const script of pageScripts(built)) {
-    const carried = importedApiModules(readFileSync(path.join(out, script), 'utf8'));
-    for (const name of preloaded) assert.ok(!carried.includes(name), `${script} still imports ${name}`);
+  const pages = readdirSync(path.join(repoRoot, 'site')).filter((name) => name.endsWith('.html'));
+  const preloading = pages.filter((page) => hintedApiModules(readFileSync(path.join(repoRoot, 'site', page), 'utf8'), '../').length > 0);
+  assert.deepEqual(preloading.sort(), ['index.html', 'sequel.html']);
+  for (const page of preloading) {
+    const preloaded = hintedApiModules(readFileSync(path.join(repoRoot, 'site', page), 'utf8'), '../');
+    assert.deepEqual(preloaded.sort(), ['api/attention-tracer.js', 'api/core-loader.js', 'api/trainer.js'], page);
+    const built = readFileSync(path.join(out, page), 'utf8');
+    assert.deepEqual(hintedApiModules(built, ''), [], page);
+    const scripts = pageScripts(built);
+    assert.equal(scripts.length, 1, page);
+    const carried = importedApiModules(readFileSync(path.join(out, scripts[0]), 'utf8'));
+    for (const name of preloaded) assert.ok(!carried.includes(name), `${scripts[0]} still imports ${name}`);
+    // The glue and the .wasm are still hinted: they stay files of their own.
+    assert.match(built, /<link rel="modulepreload" href="web\/generated\/attention-core\.js">/, page);
+    assert.match(built, /<link rel="preload" href="web\/generated\/attention-core\.wasm"/, page);
   }
-  // The glue and the .wasm are still hinted: they stay files of their own.
-  assert.match(built, /<link rel="modulepreload" href="web\/generated\/attention-core\.js">/);
-  assert.match(built, /<link rel="preload" href="web\/generated\/attention-core\.wasm"/);
 });
 
 test('an entry module whose page preloads nothing still loads the core\u2019s loader on first use', () => {
