@@ -14,9 +14,10 @@
 // Edits follow one another frame after frame, as fast typing would, each started just after a
 // frame began, so that its style, layout and paint fall in that frame (and an empty handler
 // still measures one frame, about 16.3 ms). Then edits at a reader's pace: each at a random
-// moment of a frame, timed to just after the paint of the frame that shows it. Then, one edit at a time, the time until every table
-// on the page shows the edit (off screen ones included) and a frame has passed; and, for scale,
-// the core's run() alone on the same input.
+// moment of a frame, timed to the next animation frame and to just after that frame's paint,
+// beside the same for an edit nothing listens to. Then, one edit at a time, the time until every
+// table on the page shows the edit (off screen ones included) and a frame has passed; and, for
+// scale, the core's run() alone on the same input.
 //
 // Usage: node bench/edit-latency.mjs [--edits N] [--tokens T] [--head-dim D] [--json FILE] [--site DIR]
 // Build the site first (scripts/build); scripts/bench-edit does both. --site serves another

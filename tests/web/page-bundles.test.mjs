@@ -1,8 +1,8 @@
 // The production pages (scripts/bundle-site.mjs, run here into a folder of its own): a page's
 // bundle carries the lazily loaded modules the source page preloads, so the built page neither
-// hints nor imports them (one request instead of one each), while a bundle whose page preloads
-// nothing still loads them on first use; every script, stylesheet and hint of a built page names
-// a file of the built site.
+// hints nor imports them (one request instead of one each), while the web package's entry module
+// still loads the core's loader on first use; every script, stylesheet and hint of a built page
+// names a file of the built site.
 //
 // Run after the wasm build: node --test tests/web/page-bundles.test.mjs
 import assert from 'node:assert/strict';

@@ -292,15 +292,17 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
   }
   std::vector<std::size_t> narrowest_first(sums.size());
   for (std::size_t n = 0; n < sums.size(); ++n) narrowest_first[n] = n;
-  std::stable_sort(narrowest_first.begin(), narrowest_first.end(), [&](std::size_t a, std::size_t b) {
-    return sums[a].point.head_dim < sums[b].point.head_dim;
-  });
+  std::stable_sort(narrowest_first.begin(), narrowest_first.end(),
+                   [&](std::size_t a, std::size_t b) {
+                     return sums[a].point.head_dim < sums[b].point.head_dim;
+                   });
   const std::size_t widest = sums[narrowest_first.back()].point.head_dim;
   SampleBuffers buffers(T);
   for (std::size_t s = 0; s < options.samples; ++s) {
     // The widest rows; every other head_dim reads their leading columns.
     const HeadDimSample drawn = draw_head_dim_sample(options, widest, s);
-    add_sample(sums, narrowest_first, buffers, drawn.queries, drawn.keys, drawn.upstream, options.mask);
+    add_sample(sums, narrowest_first, buffers, drawn.queries, drawn.keys, drawn.upstream,
+               options.mask);
   }
   for (PointSums& sum : sums) {
     HeadDimPoint& point = sum.point;

@@ -48,7 +48,8 @@ class SeededRandom {
 
 // `count` standard normals into `out` (as floats), two at a time by Marsaglia's polar method:
 // points x = 2·next_uniform() - 1, then y the same, until s = x² + y² lies in (0, 1); then
-//   x·√(-2 ln s / s) and y·√(-2 ln s / s), in that order (the last y is dropped for an odd count).
+//   x·√(-2 ln s / s) and y·√(-2 ln s / s), in that order
+// (the last y is dropped for an odd count).
 // A pair costs one logarithm and one square root, where next_normal's Box–Muller also needs a
 // sine and a cosine: about half the time, for the head_dim study's half a million draws.
 void fill_polar_normals(SeededRandom& random, float* out, std::size_t count);
