@@ -300,6 +300,37 @@ describe('one model across an article, and two explainers beside it', { timeout:
     assert.equal(shown.message, true);
   });
 
+  it('a piece given its attributes and then placed draws once; changes made together, once more', async () => {
+    const draws = await page.evaluate(async () => {
+      const Step = customElements.get('attention-step');
+      const { render } = Step.prototype;
+      const piece = document.createElement('attention-step');
+      let count = 0;
+      Step.prototype.render = function countedRender() {
+        if (this === piece) count += 1;
+        return render.call(this);
+      };
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      try {
+        piece.setAttribute('model', 'cat');
+        piece.setAttribute('step', 'weights');
+        piece.setAttribute('tools', '');
+        document.body.append(piece);
+        const placed = count;
+        await frame();
+        const settled = count;
+        piece.setAttribute('step', 'scores');
+        piece.removeAttribute('tools');
+        await frame();
+        return { placed, settled, changed: count, tables: piece.shadowRoot.querySelectorAll('table').length };
+      } finally {
+        Step.prototype.render = render;
+        piece.remove();
+      }
+    });
+    assert.deepEqual(draws, { placed: 1, settled: 1, changed: 2, tables: 1 });
+  });
+
   it('a model added after its pieces is picked up', async () => {
     const tokens = await page.evaluate(async () => {
       const piece = document.createElement('attention-step');

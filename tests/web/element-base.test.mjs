@@ -33,7 +33,7 @@ describe('one element base', () => {
       for (const [name, constructor] of elements) {
         assert.ok(constructor.prototype instanceof AttentionElementBase, `${name} does not extend AttentionElementBase`);
         // The base's own ways of loading the core and scheduling a render are the ones used.
-        for (const method of ['loadCoreOnce', 'scheduleRender', 'showMessage', 'describe']) {
+        for (const method of ['loadCoreOnce', 'scheduleRender', 'renderNow', 'showMessage', 'describe']) {
           assert.equal(constructor.prototype[method], AttentionElementBase.prototype[method], `${name} has its own ${method}`);
         }
       }

@@ -165,9 +165,19 @@ export class AttentionElementBase extends ElementBase {
     if (this.#renderQueued) return;
     this.#renderQueued = true;
     queueMicrotask(() => {
+      if (!this.#renderQueued) return;  // drawn at once since (renderNow)
       this.#renderQueued = false;
       if (this.isConnected) this.render();
     });
+  }
+
+  /**
+   * Draws at once, and a render scheduled before is then not needed: a piece a page creates,
+   * gives its attributes and places draws once when placed, not again at the end of the task.
+   */
+  renderNow() {
+    this.#renderQueued = false;
+    this.render();
   }
 
   /** Subclasses draw here. */

@@ -88,7 +88,7 @@ export class AttentionPiece extends AttentionElementBase {
   #modelChanged() {
     if (!this.isConnected) return;
     if (this.drawsOnlyWhenNear && this.shownModel?.changedByCellEdit) drawWhenNear(this, () => this.render());
-    else this.render();
+    else this.renderNow();
   }
 
   /** Whether a reader's edit may wait until the piece is near the screen (subclasses whose
@@ -125,7 +125,7 @@ export class AttentionPiece extends AttentionElementBase {
       if (this.#enclosing) this.#watch(this.#enclosing.attentionModel);
       else this.#useOwnModel();
     }
-    this.render();
+    this.renderNow();
   }
 
   #useOwnModel() {
