@@ -3,7 +3,8 @@
 // one piece makes every other piece follow, to the values a float64 reference computes from
 // the edited input; editing K through another piece and the mask through the grid does the
 // same; the unrelated explainers do not move, and an edit inside one explainer stays there.
-// Also: attention-change events, properties, the arrows view, nested and scoped models.
+// Also: attention-change events, properties, the arrows view, nested and scoped models, and a
+// piece placed after its attributes were set drawing once.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
