@@ -176,7 +176,13 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
     try {
       const { page } = opened;
       assert.equal(await page.locator('#link-problem').isVisible(), false);
-      const sentence = (await page.locator('[data-walk="mask"] p[data-when-mask="causal"]').innerText()).replace(/\s+/gu, ' ');
+      // As a reader reads it: on screen. A section away from the screen is laid out only in the
+      // frame after it comes near (site/styles/offscreen.css), and until then the text Chromium
+      // renders of it is empty.
+      const paragraph = page.locator('[data-walk="mask"] p[data-when-mask="causal"]');
+      await paragraph.scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const sentence = (await paragraph.innerText()).replace(/\s+/gu, ' ');
       assert.doesNotMatch(sentence, /comes after it/u);
       assert.match(sentence, /^solo is the only token, so the causal mask forbids nothing here/u);
       assert.deepEqual(opened.problems.pageErrors, []);
@@ -218,6 +224,21 @@ describe('copying tables', { timeout: TEST_TIMEOUT }, () => {
     await cellInput(page, 'q', 1, 1).fill('-0.75');  // an edited table exports what is on screen
   });
   after(async () => opened?.close());
+
+  it('makes a menu\u2019s buttons when it first opens: closed, it holds its summary alone', async () => {
+    const block = page.locator('.table-block:has(> .table-scroll > table[data-table="scaled"])');
+    const contents = () => block.locator('details.table-tools').evaluate((details) => ({
+      open: details.open, children: [...details.children].map((child) => child.localName),
+    }));
+    assert.deepEqual(await contents(), { open: false, children: ['summary'] });
+    await block.locator('summary').click();
+    await block.locator('button[data-format="csv"]').waitFor();
+    assert.deepEqual(await contents(), { open: true, children: ['summary', 'div', 'span'] });
+    assert.deepEqual(await block.locator('button.copy-format').evaluateAll((buttons) => buttons.map((b) => b.dataset.format)),
+      ['markdown', 'csv', 'latex']);
+    await block.locator('summary').click();  // closed again, it keeps them
+    assert.deepEqual(await contents(), { open: false, children: ['summary', 'div', 'span'] });
+  });
 
   for (const name of ['softmax', 'masked', 'q']) {
     it(`copies the ${name} table as Markdown, CSV and LaTeX, cell for cell`, async () => {
