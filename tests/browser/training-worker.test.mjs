@@ -3,7 +3,9 @@
 // same step, every step recorded once), the core's answers decoded into heap strings
 // (heap-string-decoder.js); with no Worker the same engine trains on the page to
 // the same digest; the worker starts on the source site and on an author's page in another
-// folder (its URL comes from the module's own), where two trainers keep runs of their own;
+// folder (its URL comes from the module's own), where two trainers keep runs of their own, a
+// trainer added by a script steps at once, and one played then paused before it has started
+// stays paused;
 // and the head report, scrubbed back to an earlier step, describes that step's parameters: its
 // mean weight on the noun against float64 attention on a separately trained head's parameters
 // of that step; scrubbed back past the snapshots the page keeps, the step shown is replayed in
@@ -153,6 +155,17 @@ describe('training in a worker', { timeout: TIMEOUT }, () => {
         return { before, step: trainer.run.latest.step, digest: trainer.run.state.parameter_digest };
       });
       assert.deepEqual(added, { before: null, step: 1, digest: nodeDigest(1) });
+      // Played and then paused before it has started: it stays paused once it has.
+      const paused = await page.evaluate(async () => {
+        const trainer = document.createElement('attention-trainer');
+        document.querySelector('main').append(trainer);
+        trainer.play();
+        await trainer.pause();
+        await trainer.ready;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { playing: trainer.playing, step: trainer.run.latest.step };
+      });
+      assert.deepEqual(paused, { playing: false, step: 0 });
       assert.deepEqual(errors, []);
     } finally {
       await close();

@@ -52,6 +52,7 @@ export class AttentionTrainerElement extends TrainingElement {
   #nodes = {};
   #markStarted;
   #started = new Promise((resolve) => { this.#markStarted = resolve; });
+  #playAsked = false;  // play() was called before the run started
 
   static get observedAttributes() { return ['seed', 'learning-rate', 'sentence']; }
 
@@ -149,9 +150,12 @@ export class AttentionTrainerElement extends TrainingElement {
 
   play() {
     if (!this.run) {
-      this.ready.then(() => { if (this.run) this.play(); });
+      // Played once the run has started, unless a pause() (or removal) comes first.
+      this.#playAsked = true;
+      this.ready.then(() => { if (this.#playAsked && this.run) this.play(); });
       return;
     }
+    this.#playAsked = false;
     if (this.#playing) return;
     this.#playing = true;
     this.#follow();
@@ -162,6 +166,7 @@ export class AttentionTrainerElement extends TrainingElement {
 
   /** Stops training; resolves once every step the engine took is recorded. */
   async pause() {
+    this.#playAsked = false;
     if (!this.#playing) return;
     this.#playing = false;
     this.#syncButtons();
