@@ -75,10 +75,10 @@ function preloadedLazyModules(html) {
 
 // Page scripts are the module scripts that site/*.html load from site/ itself; each maps to the
 // lazily loaded modules its bundle carries (those any page loading it preloads).
-function pageScripts(htmlFiles) {
+// `pages`: each page's HTML (file name -> text).
+function pageScripts(pages) {
   const scripts = new Map();
-  for (const file of htmlFiles) {
-    const html = readFileSync(path.join(SITE, file), 'utf8');
+  for (const html of pages.values()) {
     const preloaded = preloadedLazyModules(html);
     for (const [, src] of html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)) {
       scripts.set(src, new Set([...(scripts.get(src) ?? []), ...preloaded]));
@@ -100,10 +100,9 @@ function productionPage(html) {
 // Stylesheets are the ones that site/*.html link from site/ itself. A sheet may be a list of
 // @imports of its pieces (site/style.css of site/styles/*.css): bundled, a page still loads one
 // file per link.
-function pageStylesheets(htmlFiles) {
+function pageStylesheets(pages) {
   const sheets = new Set();
-  for (const file of htmlFiles) {
-    const html = readFileSync(path.join(SITE, file), 'utf8');
+  for (const html of pages.values()) {
     for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
       if (!/\brel="stylesheet"/.test(tag)) continue;
       const href = tag.match(/\bhref="\.\/([^"/]+\.css)"/);
@@ -180,14 +179,11 @@ async function main() {
   mkdirSync(path.join(out, 'web'), { recursive: true });
 
   const siteFiles = readdirSync(SITE);
-  const htmlFiles = siteFiles.filter((name) => name.endsWith('.html'));
+  const pages = new Map(siteFiles.filter((name) => name.endsWith('.html'))
+    .map((name) => [name, readFileSync(path.join(SITE, name), 'utf8')]));
   for (const name of siteFiles.filter((n) => STATIC_SITE_FILE.test(n))) {
-    const source = path.join(SITE, name);
-    if (name.endsWith('.html')) {
-      writeFileSync(path.join(out, name), productionPage(readFileSync(source, 'utf8')));
-    } else {
-      copyFileSync(source, path.join(out, name));
-    }
+    if (pages.has(name)) writeFileSync(path.join(out, name), productionPage(pages.get(name)));
+    else copyFileSync(path.join(SITE, name), path.join(out, name));
   }
   for (const name of HOST_SCRIPTS) copyFileSync(path.join(SITE, name), path.join(out, name));
   for (const name of readdirSync(WEB, { recursive: true })) {
@@ -196,10 +192,10 @@ async function main() {
     copyFileSync(path.join(WEB, name), path.join(out, 'web', name));
   }
   const jobs = [];
-  for (const [script, carried] of pageScripts(htmlFiles)) {
+  for (const [script, carried] of pageScripts(pages)) {
     jobs.push(bundle(path.join(SITE, script), path.join(out, script), out, carried));
   }
-  for (const sheet of pageStylesheets(htmlFiles)) {
+  for (const sheet of pageStylesheets(pages)) {
     jobs.push(bundleStylesheet(path.join(SITE, sheet), path.join(out, sheet)));
   }
   // web/vendor/ re-exports npm packages from node_modules/, which the site does not carry: each

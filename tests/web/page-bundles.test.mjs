@@ -24,7 +24,7 @@ after(() => rmSync(out, { recursive: true, force: true }));
 
 // The web/api/ modules a page hints with modulepreload (paths relative to web/).
 const hintedApiModules = (html, prefix) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)]
-  .map((m) => m[1]).filter((href) => href.startsWith(`${prefix}web/api/`)).map((href) => href.slice(prefix.length + 4));
+  .map((m) => m[1]).filter((href) => href.startsWith(`${prefix}web/api/`)).map((href) => href.slice(`${prefix}web/`.length));
 const pageScripts = (html) => [...html.matchAll(/<script[^>]*\bsrc="\.\/([^"/]+\.js)"/g)].map((m) => m[1]);
 // What a bundle still imports from web/api/ at run time.
 const importedApiModules = (code) => [...code.matchAll(/import\("\.\/web\/(api\/[^"]+)"\)/g)].map((m) => m[1]);
