@@ -29,11 +29,8 @@ export const SPEEDS = {
   fast: { label: 'Fast (as fast as the trainer goes)' },
 };
 
-/**
- * A training engine of its own for one trainer (an engine holds one run): a worker, or the
- * engine on the page where no worker starts, with the core's full build (the trainer is not in
- * the small embed build).
- */
+/** A training engine of its own for one trainer (an engine holds one run): a worker, or the
+ * engine on the page where no worker starts, with the core's full build (not in the embed one). */
 export function openTrainerChannel() {
   return import('../../api/training-channel.js')
     .then(({ openTrainingChannel }) => openTrainingChannel(loadFullAttention));
@@ -149,13 +146,11 @@ export class AttentionTrainerElement extends TrainingElement {
   // --- what a reader (or a script) can do
 
   play() {
+    this.#playAsked = !this.run;  // before the start: played once started, unless paused first
     if (!this.run) {
-      // Played once the run has started, unless a pause() (or removal) comes first.
-      this.#playAsked = true;
       this.ready.then(() => { if (this.#playAsked && this.run) this.play(); });
       return;
     }
-    this.#playAsked = false;
     if (this.#playing) return;
     this.#playing = true;
     this.#follow();
