@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_TIMEOUT, settlePage, startBrowserAndHost, stopBrowserAndHost } from './embed-harness.mjs';
-import { waitForMark } from '../../bench/wait-for-mark.mjs';
 
 let browser;
 let server;
@@ -21,7 +20,9 @@ async function openPage(width, name = 'index.html') {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.goto(new URL(`site/${name}`, server.url).href);
-  if (name === 'index.html') await waitForMark(page, 'fully-rendered');
+  if (name === 'index.html') {
+    await page.waitForFunction(() => document.getElementById('load-status').classList.contains('done'));
+  }
   return { page, close: () => context.close() };
 }
 
