@@ -186,6 +186,15 @@ export function cellField(page, table, row, col) {
 }
 
 /**
+ * Resolves after the page's next two animation frames: what the first one's observers found
+ * (intersections, sections that came near the screen) is then laid out and drawn.
+ * @param {import('playwright-core').Page} page
+ */
+export function twoFrames(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/**
  * Waits until every element piece of the page shows its model's latest trace: after a reader's
  * edit of a cell, a piece far off screen draws it when it comes near or the browser is idle
  * (web/elements/draw-when-near.js, whose state the page keeps under a registered symbol).

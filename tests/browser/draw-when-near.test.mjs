@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import {
   TEST_TIMEOUT, assertTable, readShadowTable, referenceAttention, THREE, withFixturePage,
 } from './embed-harness.mjs';
+import { twoFrames } from './browser-harness.mjs';
 
 let page;
 withFixturePage('far-pieces.html', (shown) => {
@@ -40,7 +41,7 @@ function editAndRead(row, col, text, { print = false } = {}) {
 const asTable = (rows) => ({ rows: rows.map((cells, i) => ({ label: THREE.tokens[i], cells })), columns: THREE.tokens });
 
 // Two frames: the intersection observer has reported where every piece is.
-const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+const frames = () => twoFrames(page);
 
 const drawn = () => page.evaluate(async () => (await import('../site/web/attention-explainer.js')).whenPiecesDrawn());
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_CSP, SITE_ROOT, cellField, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer } from './browser-harness.mjs';
+import { PAGE_CSP, SITE_ROOT, cellField, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer, twoFrames } from './browser-harness.mjs';
 
-export { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer };
+export { PAGE_CSP, SITE_ROOT, launchBrowser, openPage, parsePrinted, piecesDrawn, readTable, startStaticServer, twoFrames };
 
 export const MINUS = '\u2212';
 export const TEST_TIMEOUT = 120_000;

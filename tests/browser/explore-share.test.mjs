@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import {
   MINUS, TEST_TIMEOUT, articleOf, assertWalkthroughMatches, cellInput, piecesDrawn, readExample, readTable,
-  snapshotTables, startExploring,
+  snapshotTables, startExploring, twoFrames,
 } from './explore-harness.mjs';
 
 let explorer;
@@ -181,7 +181,7 @@ describe('the state in the URL hash', { timeout: TEST_TIMEOUT }, () => {
       // renders of it is empty.
       const paragraph = page.locator('[data-walk="mask"] p[data-when-mask="causal"]');
       await paragraph.scrollIntoViewIfNeeded();
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await twoFrames(page);
       const sentence = (await paragraph.innerText()).replace(/\s+/gu, ' ');
       assert.doesNotMatch(sentence, /comes after it/u);
       assert.match(sentence, /^solo is the only token, so the causal mask forbids nothing here/u);

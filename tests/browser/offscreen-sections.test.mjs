@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_TIMEOUT, settlePage, startBrowserAndHost, stopBrowserAndHost } from './embed-harness.mjs';
+import { twoFrames } from './browser-harness.mjs';
 
 let browser;
 let server;
@@ -32,10 +33,6 @@ async function openPage(width, name = 'index.html') {
 // Whether a table is rendered: checkVisibility() counts a table in a skipped section as hidden.
 const rendered = (page, name) => page.$eval(`table[data-table="${name}"]`,
   (table) => table.checkVisibility({ contentVisibilityAuto: true }));
-
-const nextFrames = (page) => page.evaluate(() => new Promise((resolve) => {
-  requestAnimationFrame(() => requestAnimationFrame(resolve));
-}));
 
 // Scrolls from the top to the end a screen at a time, two frames each, so that every section
 // has been laid out once and keeps its real height (a section never shown counts as 900 px, and
@@ -90,7 +87,7 @@ describe('part one\u2019s sections away from the screen', { timeout: TEST_TIMEOU
       assert.equal(await rendered(page, 'q'), true, 'the example\u2019s Q, at the top');
       assert.equal(await rendered(page, 'faq-weights'), false, 'the questions\u2019 weights, at the end, not yet');
       await page.locator('table[data-table="faq-weights"]').scrollIntoViewIfNeeded();
-      await nextFrames(page);
+      await twoFrames(page);
       assert.equal(await rendered(page, 'faq-weights'), true, 'scrolled to');
     } finally {
       await close();
@@ -101,7 +98,7 @@ describe('part one\u2019s sections away from the screen', { timeout: TEST_TIMEOU
     const { page, close } = await openPage(1280);
     try {
       await page.emulateMedia({ media: 'print' });
-      await nextFrames(page);
+      await twoFrames(page);
       assert.equal(await rendered(page, 'faq-weights'), true);
       assert.equal(await rendered(page, 'heads-1-weights'), true);
     } finally {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before } from 'node:test';
 import path from 'node:path';
-import { PAGE_CSP, SITE_ROOT, launchBrowser, startStaticServer } from './browser-harness.mjs';
+import { PAGE_CSP, SITE_ROOT, launchBrowser, startStaticServer, twoFrames } from './browser-harness.mjs';
 
 export { PAGE_CSP, launchBrowser };
 export const SITE = path.resolve(process.env.ATTN_SITE_DIR ?? SITE_ROOT);
@@ -102,7 +102,7 @@ export async function waitForSequel(page) {
 /** Waits until the element has computed since `before` (a count of its attention-change events). */
 export async function settle(page) {
   // Elements draw in a microtask after an attribute changes; two animation frames are plenty.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await twoFrames(page);
 }
 
 /**
