@@ -2,7 +2,7 @@
 // the numbers it quotes, written from the element's study each time the reader changes what
 // the scaled side divides by.
 
-import { formatFixed } from '../web/views/format.js';
+import { formatEstimate, formatFixed } from '../web/views/format.js';
 import { fillText } from '../web/views/page-slots.js';
 
 function showStudyProse(doc, study) {
@@ -10,21 +10,23 @@ function showStudyProse(doc, study) {
   const at = (dim) => points.find((point) => point.head_dim === dim);
   const from = at(comparison.from_head_dim);
   const to = at(comparison.to_head_dim);
+  // Each figure the sentences quote with its standard error over the samples (formatEstimate).
+  const estimate = (figures, name) => formatEstimate(figures[name], figures[`${name}_standard_error`]);
   fillText(doc, 'study-largest-dim', String(points.at(-1).head_dim));
   fillText(doc, 'study-tokens', String(study.tokens));
   fillText(doc, 'study-samples', String(study.samples));
   fillText(doc, 'study-flat-entropy', formatFixed(study.max_entropy[0], 3));
   fillText(doc, 'study-from', String(comparison.from_head_dim));
   fillText(doc, 'study-to', String(comparison.to_head_dim));
-  fillText(doc, 'study-raw-ratio', formatFixed(comparison.raw_spread_ratio, 2));
+  fillText(doc, 'study-raw-ratio', estimate(comparison, 'raw_spread_ratio'));
   fillText(doc, 'study-expected-ratio', formatFixed(comparison.expected_raw_spread_ratio, 2));
-  fillText(doc, 'study-scaled-ratio', formatFixed(comparison.scaled_spread_ratio, 2));
-  fillText(doc, 'study-largest-raw', formatFixed(to.unscaled.mean_largest_weight, 3));
-  fillText(doc, 'study-largest-raw-from', formatFixed(from.unscaled.mean_largest_weight, 3));
-  fillText(doc, 'study-gradient-raw-from', formatFixed(from.unscaled.gradient_norm, 3));
-  fillText(doc, 'study-gradient-raw', formatFixed(to.unscaled.gradient_norm, 3));
-  fillText(doc, 'study-largest-scaled', formatFixed(to.scaled.mean_largest_weight, 3));
-  fillText(doc, 'study-gradient-scaled', formatFixed(to.scaled.gradient_norm, 3));
+  fillText(doc, 'study-scaled-ratio', estimate(comparison, 'scaled_spread_ratio'));
+  fillText(doc, 'study-largest-raw', estimate(to.unscaled, 'mean_largest_weight'));
+  fillText(doc, 'study-largest-raw-from', estimate(from.unscaled, 'mean_largest_weight'));
+  fillText(doc, 'study-gradient-raw-from', estimate(from.unscaled, 'gradient_norm'));
+  fillText(doc, 'study-gradient-raw', estimate(to.unscaled, 'gradient_norm'));
+  fillText(doc, 'study-largest-scaled', estimate(to.scaled, 'mean_largest_weight'));
+  fillText(doc, 'study-gradient-scaled', estimate(to.scaled, 'gradient_norm'));
 }
 
 /**

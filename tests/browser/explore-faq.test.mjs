@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { estimateText, estimateValue } from '../support/estimate-text.mjs';
 import { cellField } from './browser-harness.mjs';
 import {
   MINUS, TEST_TIMEOUT, articleOf, assertPrinted, assertWalkthroughMatches, parsePrinted, readTable,
@@ -103,24 +104,31 @@ describe('the head_dim demonstration', { timeout: TEST_TIMEOUT }, () => {
         assert.deepEqual(table.columns, ['÷', 'raw spread', 'scaled spread', 'largest weight, raw', 'largest weight, scaled',
           'entropy, raw', 'entropy, scaled', 'gradient, raw', 'gradient, scaled']);
         study.points.forEach((p, r) => {
+          // Each figure with its standard error over the 256 samples, to the digits it supports.
+          const estimate = (figures, name) => estimateText(figures[name], figures[`${name}_standard_error`]);
           assert.deepEqual(table.rows[r].cells.map((c) => c.text), [
-            compact(p.scale_divisor), written(p.raw_score_spread, 3), written(p.scaled_score_spread, 3),
-            written(p.unscaled.mean_largest_weight, 3), written(p.scaled.mean_largest_weight, 3),
-            written(p.unscaled.mean_entropy, 3), written(p.scaled.mean_entropy, 3),
-            written(p.unscaled.gradient_norm, 3), written(p.scaled.gradient_norm, 3),
+            compact(p.scale_divisor), estimate(p, 'raw_score_spread'), estimate(p, 'scaled_score_spread'),
+            estimate(p.unscaled, 'mean_largest_weight'), estimate(p.scaled, 'mean_largest_weight'),
+            estimate(p.unscaled, 'mean_entropy'), estimate(p.scaled, 'mean_entropy'),
+            estimate(p.unscaled, 'gradient_norm'), estimate(p.scaled, 'gradient_norm'),
           ], `head_dim ${p.head_dim}`);
+          for (const error of [p.raw_score_spread_standard_error, p.unscaled.mean_largest_weight_standard_error]) {
+            assert.ok(error > 0 && Number.isFinite(error), `head_dim ${p.head_dim}: a standard error of ${error}`);
+          }
         });
         const fill = async (name) => page.locator(`[data-fill="${name}"]`).first().textContent();
         assert.equal(await fill('study-from'), '4');
         assert.equal(await fill('study-to'), '128');
-        const ratio = Number(await fill('study-raw-ratio'));
-        assert.equal(await fill('study-raw-ratio'), written(study.comparison.raw_spread_ratio, 2));
+        const { comparison } = study;
+        assert.equal(await fill('study-raw-ratio'), estimateText(comparison.raw_spread_ratio, comparison.raw_spread_ratio_standard_error));
+        const ratio = estimateValue(await fill('study-raw-ratio'));
         assert.ok(ratio >= 5 && ratio <= 6, `raw scores ${ratio}× wider at 128 than at 4`);
         assert.equal(await fill('study-expected-ratio'), '5.66');
         const at128 = study.points.at(-1);
-        assert.equal(await fill('study-largest-raw'), written(at128.unscaled.mean_largest_weight, 3));
-        assert.equal(await fill('study-gradient-raw'), written(at128.unscaled.gradient_norm, 3));
-        assert.equal(await fill('study-largest-scaled'), written(at128.scaled.mean_largest_weight, 3));
+        const quoted = (figures, name) => estimateText(figures[name], figures[`${name}_standard_error`]);
+        assert.equal(await fill('study-largest-raw'), quoted(at128.unscaled, 'mean_largest_weight'));
+        assert.equal(await fill('study-gradient-raw'), quoted(at128.unscaled, 'gradient_norm'));
+        assert.equal(await fill('study-largest-scaled'), quoted(at128.scaled, 'mean_largest_weight'));
         // What the demonstration is for: unscaled, the softmax saturates and the gradient shrinks.
         assert.ok(at128.unscaled.mean_largest_weight > 0.85 && at128.unscaled.gradient_norm < 0.5 * study.points[2].unscaled.gradient_norm);
         if (scale === 'sqrt_d') {

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import {
   TEST_TIMEOUT, readMessage, readShadowTable, withFixturePage,
 } from './embed-harness.mjs';
+import { estimateText } from '../support/estimate-text.mjs';
 
 const REQUEST = { head_dims: [4, 16, 64], samples: 32, seed: 3 };  // the #small element's attributes
 
@@ -23,8 +24,6 @@ const coreStudy = (scale) => page.evaluate(async ([request, s]) => {
   return (await createAttention()).headDimStudy({ ...request, scale: s });
 }, [REQUEST, scale]);
 
-const written = (value, decimals) => value.toFixed(decimals).replace('-', '\u2212');
-
 async function assertStudyShown(scale) {
   const table = await readShadowTable(page, 'small', 'head-dim-study');
   const study = await coreStudy(scale);
@@ -34,15 +33,20 @@ async function assertStudyShown(scale) {
     const d = REQUEST.head_dims[r];
     assert.ok(Math.abs(Number(row.cells[0]) - divisor(d)) <= 5e-4, `÷ at head_dim ${d}: ${row.cells[0]} against ${divisor(d)}`);
     const point = study.points[r];
+    // Each figure with its standard error over the 32 samples, to the digits it supports.
+    const estimate = (figures, name) => estimateText(figures[name], figures[`${name}_standard_error`]);
     assert.deepEqual(row.cells.slice(1), [
-      point.raw_score_spread, point.scaled_score_spread, point.unscaled.mean_largest_weight, point.scaled.mean_largest_weight,
-      point.unscaled.mean_entropy, point.scaled.mean_entropy, point.unscaled.gradient_norm, point.scaled.gradient_norm,
-    ].map((value) => written(value, 3)), `head_dim ${d}`);
+      estimate(point, 'raw_score_spread'), estimate(point, 'scaled_score_spread'),
+      estimate(point.unscaled, 'mean_largest_weight'), estimate(point.scaled, 'mean_largest_weight'),
+      estimate(point.unscaled, 'mean_entropy'), estimate(point.scaled, 'mean_entropy'),
+      estimate(point.unscaled, 'gradient_norm'), estimate(point.scaled, 'gradient_norm'),
+    ], `head_dim ${d}`);
     for (const entropy of [point.unscaled.mean_entropy, point.scaled.mean_entropy]) {
       assert.ok(entropy >= 0 && entropy <= Math.log(8) + 1e-6, `an entropy of ${entropy} nats over 8 tokens`);
     }
   });
-  assert.ok(table.caption.endsWith(scale === 'd' ? '\u00f7 d\u2096' : '\u00f7 \u221ad\u2096'), table.caption);
+  assert.ok(table.caption.includes(scale === 'd' ? '\u00f7 d\u2096;' : '\u00f7 \u221ad\u2096;'), table.caption);
+  assert.ok(table.caption.endsWith('\u00b1 one standard error over the samples'), table.caption);
   const shown = await page.evaluate(() => document.getElementById('small').study);
   assert.equal(shown.scale, scale);
   assert.ok(Math.abs(shown.comparison.expected_raw_spread_ratio - Math.sqrt(64 / 4)) <= 1e-9,

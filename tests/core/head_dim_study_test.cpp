@@ -21,13 +21,47 @@ namespace {
 struct FiguresF64 {
   std::vector<double> largest_weight, entropy, jacobian_norm;  // [T], averaged over samples
   double gradient_norm = 0.0;                                  // averaged over samples
+  // [samples] each sample's mean over rows (the gradient norm: the sample's own)
+  std::vector<double> sample_largest, sample_entropy, sample_jacobian, sample_gradient;
 };
 
 struct PointF64 {
   double raw_spread = 0.0;
   double scaled_spread = 0.0;
   FiguresF64 unscaled, scaled;
+  std::vector<double> raw_mean_squares, scaled_mean_squares;  // [samples]
 };
+
+// Two passes over the values: the mean, then the sample variance (n - 1).
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (const double x : values) sum += x;
+  return sum / static_cast<double>(values.size());
+}
+double covariance_of(const std::vector<double>& a, const std::vector<double>& b) {
+  const double mean_a = mean_of(a), mean_b = mean_of(b);
+  double sum = 0.0;
+  for (std::size_t s = 0; s < a.size(); ++s) sum += (a[s] - mean_a) * (b[s] - mean_b);
+  return sum / static_cast<double>(a.size() - 1);
+}
+// The standard error of the mean of `values`: their standard deviation over √n.
+double standard_error_of(const std::vector<double>& values) {
+  return std::sqrt(covariance_of(values, values) / static_cast<double>(values.size()));
+}
+// A spread from per-sample mean squares m: √(mean m), whose standard error is, to first order
+// in the noise of mean m, SE(mean m) / (2 √(mean m)).
+double spread_standard_error_of(const std::vector<double>& mean_squares) {
+  return standard_error_of(mean_squares) / (2.0 * std::sqrt(mean_of(mean_squares)));
+}
+// √(mean a / mean b), to first order: its logarithm's variance is
+// (Var ā / ā² + Var b̄ / b̄² - 2 Cov(ā, b̄) / (ā b̄)) / 4.
+double ratio_standard_error_of(const std::vector<double>& a, const std::vector<double>& b) {
+  const double n = static_cast<double>(a.size());
+  const double ma = mean_of(a), mb = mean_of(b);
+  const double log_variance = (covariance_of(a, a) / (ma * ma) + covariance_of(b, b) / (mb * mb) -
+                               2.0 * covariance_of(a, b) / (ma * mb)) / (4.0 * n);
+  return std::sqrt(ma / mb) * std::sqrt(log_variance);
+}
 
 double population_spread(const std::vector<double>& values) {
   double mean = 0.0;
@@ -43,6 +77,7 @@ double population_spread(const std::vector<double>& values) {
 void add_side(FiguresF64& figures, const std::vector<double>& scores, const attn::Matrix& upstream,
               std::size_t T, double divisor, bool causal) {
   double gradient_squares = 0.0;
+  double row_largest = 0.0, row_entropy = 0.0, row_jacobian = 0.0;  // sums over rows
   for (std::size_t i = 0; i < T; ++i) {
     std::vector<double> x(T);
     for (std::size_t j = 0; j < T; ++j)
@@ -61,12 +96,19 @@ void add_side(FiguresF64& figures, const std::vector<double>& scores, const attn
     figures.largest_weight[i] += largest;
     figures.entropy[i] += entropy;
     figures.jacobian_norm[i] += std::sqrt(jacobian_squares);
+    row_largest += largest;
+    row_entropy += entropy;
+    row_jacobian += std::sqrt(jacobian_squares);
     for (std::size_t j = 0; j < T; ++j) {
       const double g = p[j] * (upstream.at(i, j) - dot);
       gradient_squares += g * g;
     }
   }
   figures.gradient_norm += std::sqrt(gradient_squares);
+  figures.sample_largest.push_back(row_largest / static_cast<double>(T));
+  figures.sample_entropy.push_back(row_entropy / static_cast<double>(T));
+  figures.sample_jacobian.push_back(row_jacobian / static_cast<double>(T));
+  figures.sample_gradient.push_back(std::sqrt(gradient_squares));
 }
 
 PointF64 reference_point(const attn::HeadDimStudyOptions& options, std::size_t d) {
@@ -85,13 +127,18 @@ PointF64 reference_point(const attn::HeadDimStudyOptions& options, std::size_t d
   for (std::size_t s = 0; s < options.samples; ++s) {
     const attn::HeadDimSample drawn = attn::draw_head_dim_sample(options, d, s);
     std::vector<double> scores(T * T, 0.0);  // [T][T]
+    double raw_squares = 0.0, scaled_squares = 0.0;
     for (std::size_t i = 0; i < T; ++i)
       for (std::size_t j = 0; j < T; ++j) {
         for (std::size_t c = 0; c < d; ++c)
           scores[i * T + j] += static_cast<double>(drawn.queries.at(i, c)) * drawn.keys.at(j, c);
         raw.push_back(scores[i * T + j]);
         scaled.push_back(scores[i * T + j] / divisor);
+        raw_squares += raw.back() * raw.back();
+        scaled_squares += scaled.back() * scaled.back();
       }
+    point.raw_mean_squares.push_back(raw_squares / static_cast<double>(T * T));
+    point.scaled_mean_squares.push_back(scaled_squares / static_cast<double>(T * T));
     add_side(point.unscaled, scores, drawn.upstream, T, 1.0, causal);
     add_side(point.scaled, scores, drawn.upstream, T, divisor, causal);
   }
@@ -134,6 +181,12 @@ void check_figures(const attn::SoftmaxSpreadFigures& core, const FiguresF64& ref
   CHECK(close(core.mean_entropy, mean_entropy, 1e-4));
   CHECK(close(core.mean_jacobian_norm, mean_jacobian, 1e-4));
   CHECK(close(core.gradient_norm, ref.gradient_norm, 1e-4));
+  // A standard error is a difference of figures a few 1e-3 apart, each good to about 1e-5 of
+  // itself, so it is compared within 1e-3 of the largest figure.
+  CHECK(close(core.mean_largest_weight_standard_error, standard_error_of(ref.sample_largest), 1e-3));
+  CHECK(close(core.mean_entropy_standard_error, standard_error_of(ref.sample_entropy), 1e-3));
+  CHECK(close(core.mean_jacobian_norm_standard_error, standard_error_of(ref.sample_jacobian), 1e-3));
+  CHECK(close(core.gradient_norm_standard_error, standard_error_of(ref.sample_gradient), 1e-3));
 }
 
 const attn::HeadDimPoint& point_at(const attn::HeadDimStudy& study, std::size_t d) {
@@ -173,9 +226,59 @@ TEST_CASE("head_dim study: every figure matches float64 from the same seeded num
         CHECK(close(point.scaled_score_spread, ref.scaled_spread, 1e-5));
         check_figures(point.unscaled, ref.unscaled, "unscaled");
         check_figures(point.scaled, ref.scaled, "scaled");
+        CHECK(close(point.raw_score_spread_standard_error,
+                    spread_standard_error_of(ref.raw_mean_squares), 1e-4));
+        CHECK(close(point.scaled_score_spread_standard_error,
+                    spread_standard_error_of(ref.scaled_mean_squares), 1e-4));
       }
+      // The default comparison of a list that holds 4 and 128: 4 against 128.
+      const attn::HeadDimComparison& comparison = study.comparison;
+      REQUIRE(comparison.from_head_dim == 4);
+      REQUIRE(comparison.to_head_dim == 128);
+      const PointF64 from = reference_point(options, 4), to = reference_point(options, 128);
+      CHECK(close(comparison.raw_spread_ratio_standard_error,
+                  ratio_standard_error_of(to.raw_mean_squares, from.raw_mean_squares), 1e-4));
+      CHECK(close(comparison.scaled_spread_ratio_standard_error,
+                  ratio_standard_error_of(to.scaled_mean_squares, from.scaled_mean_squares), 1e-4));
     }
   }
+}
+
+TEST_CASE("head_dim study: a standard error is the scatter of the figure from seed to seed",
+          "[head_dim_study]") {
+  // 60 studies of 64 samples, seeds 1 to 60: the standard deviation of each figure across the
+  // studies is what its standard error estimates. With 60 studies that deviation is itself
+  // known to about ±10 %, so the test allows 0.7 to 1.4 times the mean standard error.
+  std::vector<double> ratio, ratio_errors, spread, spread_errors, largest, largest_errors,
+      gradient, gradient_errors;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    attn::HeadDimStudyOptions options;
+    options.head_dims = {4, 32, 128};
+    options.samples = 64;
+    options.seed = seed;
+    const attn::HeadDimStudy study = attn::run_head_dim_study(options);
+    ratio.push_back(study.comparison.raw_spread_ratio);
+    ratio_errors.push_back(study.comparison.raw_spread_ratio_standard_error);
+    const attn::HeadDimPoint& at32 = point_at(study, 32);
+    spread.push_back(at32.raw_score_spread);
+    spread_errors.push_back(at32.raw_score_spread_standard_error);
+    largest.push_back(at32.unscaled.mean_largest_weight);
+    largest_errors.push_back(at32.unscaled.mean_largest_weight_standard_error);
+    gradient.push_back(at32.scaled.gradient_norm);
+    gradient_errors.push_back(at32.scaled.gradient_norm_standard_error);
+  }
+  const auto check_scatter = [](const std::vector<double>& figures, const std::vector<double>& errors,
+                                const char* name) {
+    const double scatter = std::sqrt(covariance_of(figures, figures));
+    const double error = mean_of(errors);
+    INFO(name << ": scatter across seeds " << scatter << ", mean standard error " << error);
+    CHECK(scatter > 0.7 * error);
+    CHECK(scatter < 1.4 * error);
+  };
+  check_scatter(ratio, ratio_errors, "raw spread ratio, 128 against 4");
+  check_scatter(spread, spread_errors, "raw spread at 32");
+  check_scatter(largest, largest_errors, "largest weight at 32, unscaled");
+  check_scatter(gradient, gradient_errors, "gradient norm at 32, scaled");
 }
 
 TEST_CASE("head_dim study: raw scores at head_dim 128 are about √32 ≈ 5.66 times those at 4",
@@ -305,17 +408,25 @@ TEST_CASE("head_dim_study_json: the documented answer, options and errors",
     CHECK(last.find(key)->type == attn::json::Value::Type::number);
   for (const char* side : {"unscaled", "scaled"}) {
     const attn::json::Value& figures = *last.find(side);
-    CHECK(figures.object.size() == 7);
+    CHECK(figures.object.size() == 11);
     for (const char* key : {"largest_weight", "entropy", "jacobian_norm"})
       CHECK(figures.find(key)->array.size() == 8);
-    for (const char* key : {"mean_largest_weight", "mean_entropy", "mean_jacobian_norm", "gradient_norm"})
+    for (const char* key : {"mean_largest_weight", "mean_entropy", "mean_jacobian_norm", "gradient_norm",
+                            "mean_largest_weight_standard_error", "mean_entropy_standard_error",
+                            "mean_jacobian_norm_standard_error", "gradient_norm_standard_error"})
       CHECK(figures.find(key)->type == attn::json::Value::Type::number);
   }
+  for (const char* key : {"raw_score_spread_standard_error", "scaled_score_spread_standard_error"})
+    CHECK(last.find(key)->number > 0.0);
   const attn::json::Value& comparison = *study.find("comparison");
   CHECK(comparison.find("from_head_dim")->number == 4);
   CHECK(comparison.find("to_head_dim")->number == 128);
   CHECK(comparison.find("expected_raw_spread_ratio")->number == Approx(std::sqrt(32.0)));
   CHECK(comparison.find("raw_spread_ratio")->number == Approx(std::sqrt(32.0)).epsilon(0.08));
+  // About ±3 % of the ratio at 256 samples (the figure the FAQ's sentence quotes).
+  CHECK(comparison.find("raw_spread_ratio_standard_error")->number > 0.005 * std::sqrt(32.0));
+  CHECK(comparison.find("raw_spread_ratio_standard_error")->number < 0.05 * std::sqrt(32.0));
+  CHECK(comparison.find("scaled_spread_ratio_standard_error")->type == attn::json::Value::Type::number);
 
   const attn::json::Value custom = attn_test::answer_of(attn::head_dim_study_json(
       R"({"head_dims":[2,8,32],"tokens":4,"samples":2,"seed":7,"scale":"d","mask":"causal","compare":[8,32]})"));
@@ -329,6 +440,10 @@ TEST_CASE("head_dim_study_json: the documented answer, options and errors",
       attn::head_dim_study_json(R"({"head_dims":[16,2,8],"samples":1})"));
   CHECK(smallest.find("comparison")->find("from_head_dim")->number == 2);
   CHECK(smallest.find("comparison")->find("to_head_dim")->number == 16);
+  // One sample has no standard error: NaN, written as JSON writes every non-finite number.
+  const attn::json::Value& unknown = *smallest.find("comparison")->find("raw_spread_ratio_standard_error");
+  REQUIRE(unknown.type == attn::json::Value::Type::object);
+  CHECK(unknown.find("non_finite")->string == "NaN");
 
   struct Case {
     const char* request;

@@ -167,6 +167,26 @@ describe('headDimStudy()', () => {
     assert.ok(Math.abs(comparison.scaled_spread_ratio - 1) < 0.05, `scaled ratio ${comparison.scaled_spread_ratio}`);
   });
 
+  it('gives each figure its standard error over the samples, and none (NaN) for one sample', () => {
+    const study = attention.headDimStudy({ head_dims: [4, 128], samples: 512, seed: 1 });
+    const { comparison } = study;
+    // The ratio's own noise at 512 samples: about 1 % of it. The expected ratio lies within a
+    // few standard errors of the measured one.
+    const error = comparison.raw_spread_ratio_standard_error;
+    assert.ok(error > 0.002 * Math.sqrt(32) && error < 0.03 * Math.sqrt(32), `standard error ${error}`);
+    assert.ok(Math.abs(comparison.raw_spread_ratio - comparison.expected_raw_spread_ratio) < 4 * error,
+      `${comparison.raw_spread_ratio} ± ${error} against ${comparison.expected_raw_spread_ratio}`);
+    for (const point of study.points) {
+      for (const value of [point.raw_score_spread_standard_error, point.scaled_score_spread_standard_error,
+        point.unscaled.mean_largest_weight_standard_error, point.scaled.gradient_norm_standard_error]) {
+        assert.ok(value > 0 && Number.isFinite(value), `head_dim ${point.head_dim}: ${value}`);
+      }
+    }
+    const one = attention.headDimStudy({ head_dims: [4, 128], samples: 1 });
+    assert.ok(Number.isNaN(one.comparison.raw_spread_ratio_standard_error));
+    assert.ok(Number.isNaN(one.points[0].unscaled.gradient_norm_standard_error));
+  });
+
   it('the default study: 8 head_dims up to 128, saturation and a fading gradient without scaling', () => {
     const study = attention.headDimStudy();
     assert.deepEqual(study.head_dims, [1, 2, 4, 8, 16, 32, 64, 128]);

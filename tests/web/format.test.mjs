@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  MINUS, NEG_INFINITY, formatCompact, formatFixed, formatPercent, formatProduct,
+  MINUS, NEG_INFINITY, formatCompact, formatEstimate, formatFixed, formatPercent, formatProduct,
   formatSignedTerms, formatVector, float32Rounds, shadeBands, shadeLevel, shortestFloat32,
 } from '../../web/views/format.js';
+import { estimateText } from '../support/estimate-text.mjs';
 
 describe('formatFixed', () => {
   it('writes exactly the requested number of decimals', () => {
@@ -46,6 +47,35 @@ describe('formatFixed', () => {
   it('lines up: every value at the same precision has the same digits after the point', () => {
     const column = [0.1, 1.045, -0.08, 12.3456].map((x) => formatFixed(x, 3));
     for (const text of column) assert.match(text, /^\u2212?\d+\.\d{3}$/);
+  });
+});
+
+describe('formatEstimate', () => {
+  const pm = '\u202f\u00b1\u202f';
+  it('keeps the digits a standard error leaves meaningful: two for leading digits up to 354, one above', () => {
+    assert.equal(formatEstimate(5.6234, 0.0731), `5.62${pm}0.07`);
+    assert.equal(formatEstimate(11.3137, 0.0146), `11.314${pm}0.015`);
+    assert.equal(formatEstimate(0.934, 0.0035), `0.9340${pm}0.0035`);
+    assert.equal(formatEstimate(1.2345, 0.0355), `1.23${pm}0.04`);
+    assert.equal(formatEstimate(5.66, 0.0996), `5.66${pm}0.10`);
+    assert.equal(formatEstimate(123.4, 12.3), `123${pm}12`);
+    assert.equal(formatEstimate(-0.0612, 0.00493), `${MINUS}0.061${pm}0.005`);
+  });
+  it('stops at maxDecimals, and says so when the error is smaller than the last digit kept', () => {
+    assert.equal(formatEstimate(0.99902, 0.00002), `0.9990${pm}<0.0001`);
+    assert.equal(formatEstimate(0.99902, 0.0002, { maxDecimals: 3 }), `0.999${pm}<0.001`);
+  });
+  it('writes the figure alone when there is no standard error (one sample: NaN)', () => {
+    assert.equal(formatEstimate(0.5, NaN), '0.500');
+    assert.equal(formatEstimate(2.0794, 0), '2.079');
+    assert.equal(formatEstimate(2.0794, NaN, { decimalsWithoutError: 1 }), '2.1');
+  });
+  it('agrees with the rule written out again by other means, over errors of every size', () => {
+    for (let k = 0; k < 2000; k += 1) {
+      const error = 10 ** (-5 + 7 * ((k * 0.618034) % 1));
+      const value = (k % 7 - 3) * 1.37 + error * 3;
+      assert.equal(formatEstimate(value, error), estimateText(value, error), `${value} ± ${error}`);
+    }
   });
 });
 

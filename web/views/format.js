@@ -103,6 +103,35 @@ export function formatCompact(value, maxDecimals = 3) {
   return fixed.replace(/\.?0+$/, '');
 }
 
+/** Between a figure and its standard error: narrow no-break spaces, so the two never wrap apart. */
+const PLUS_MINUS = '\u202f\u00b1\u202f';
+
+/**
+ * A figure averaged over random samples, with its standard error, written to the digits that
+ * error leaves meaningful, by the Particle Data Group's rule: the error's three leading digits
+ * from 100 to 354 keep two significant digits, from 355 to 949 one, from 950 up round to 1000
+ * and keep two; the figure is rounded to the same decimal place, and at most `maxDecimals`.
+ * (5.6234, 0.0731) -> "5.62 ± 0.07"; (11.3137, 0.0146) -> "11.314 ± 0.015"; (5.66, 0.0996) ->
+ * "5.66 ± 0.10"; an error below the last decimal kept -> "0.9990 ± <0.0001". Without a standard
+ * error (NaN, as over one sample, or 0) the figure alone, to `decimalsWithoutError` decimals.
+ * @param {number} value
+ * @param {number} standardError
+ * @param {{maxDecimals?: number, decimalsWithoutError?: number}} [options]
+ * @returns {string}
+ */
+export function formatEstimate(value, standardError, { maxDecimals = 4, decimalsWithoutError = 3 } = {}) {
+  checkDecimals(maxDecimals);
+  if (!Number.isFinite(value) || !Number.isFinite(standardError) || !(standardError > 0)) {
+    return formatFixed(value, decimalsWithoutError);
+  }
+  const magnitude = Math.floor(Math.log10(standardError));
+  const leadingThree = Math.round(standardError / 10 ** (magnitude - 2));
+  const decimals = Math.min(maxDecimals, Math.max(0, (leadingThree <= 354 ? 1 : 0) - magnitude));
+  const error = formatFixed(standardError, decimals);
+  const unit = formatFixed(10 ** -decimals, decimals);
+  return `${formatFixed(value, decimals)}${PLUS_MINUS}${/^[0.]*$/.test(error) ? `<${unit}` : error}`;
+}
+
 /**
  * A share (0.7201) written as a percentage ("72 %"), with a narrow no-break space.
  * @param {number} fraction

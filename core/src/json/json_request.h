@@ -48,6 +48,9 @@ std::optional<InputError> check_known_members(const Value& object,
 std::variant<Value, InputError> parse_request(std::string_view text,
                                               std::initializer_list<std::string_view> known,
                                               std::string_view list_intro = "any of ");
+// The list_intro of the explorable's requests, whose refusal lists the members plainly
+// ("input: must be a JSON object with weights, upstream, got ...").
+inline constexpr std::string_view members_plainly = "";
 
 // A whole number in [lowest, highest].
 std::optional<InputError> read_whole_value(const Value& value, const std::string& path,

@@ -6,11 +6,14 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "attention/reference/seeded_random.h"
 #include "attention/reference/softmax.h"
 #include "attention/reference/softmax_backward.h"
 #include "attention/reference/trace.h"
+#include "sample_moments.h"
 
 namespace attn {
 
@@ -26,23 +29,32 @@ bool lists(const std::vector<std::size_t>& head_dims, std::size_t head_dim) {
 }
 
 // A running sum of values and of their squares, for a standard deviation over every score of
-// every sample without keeping them (the scores lie near 0, so E[x²] - E[x]² loses nothing).
+// every sample without keeping them (the scores lie near 0, so E[x²] - E[x]² loses nothing),
+// and the moments of each sample's mean square, for the standard error of that deviation.
 struct SpreadSum {
   double sum = 0.0;
   double sum_of_squares = 0.0;
   double count = 0.0;
+  Moments sample_mean_squares;
+  double last_mean_square = 0.0;  // of the sample added last
 
+  // One sample's scores.
   void add(const Matrix& m) {
+    double squares = 0.0;
     for (const float x : m.values) {
       sum += x;
-      sum_of_squares += static_cast<double>(x) * x;
-      count += 1.0;
+      squares += static_cast<double>(x) * x;
     }
+    sum_of_squares += squares;
+    count += static_cast<double>(m.values.size());
+    last_mean_square = squares / static_cast<double>(m.values.size());
+    sample_mean_squares.add(last_mean_square);
   }
   double standard_deviation() const {
     const double mean = sum / count;
     return std::sqrt(std::max(0.0, sum_of_squares / count - mean * mean));
   }
+  double standard_error() const { return standard_error_of_root_mean_x(sample_mean_squares.paired); }
 };
 
 // The steps of one sample below are functions of their own (gnu::noinline here; the wasm link
@@ -51,7 +63,13 @@ struct SpreadSum {
 // called thousands of times, while the study runs and at little cost, where one large function
 // would be optimised at length, on another thread, for a second call that never comes.
 
-// Adds one sample's softmax figures to `figures` (sums; divided by the sample count later).
+// Each sample's mean over rows of the four figures, for their standard errors.
+struct SideMoments {
+  Moments largest_weight, entropy, jacobian_norm, gradient_norm;
+};
+
+// Adds one sample's softmax figures to `figures` (sums; divided by the sample count later) and
+// to `moments`.
 // inputs: [T][T] the softmax's input (masked entries -infinity); weights, upstream: [T][T].
 // Entropy and the Jacobian's norm come from identities that need one logarithm and one pass
 // per row rather than one logarithm per weight and T² products (the tests recompute both from
@@ -59,11 +77,13 @@ struct SpreadSum {
 //   ln p_j = (x_j - max) - ln Σ_l e^(x_l - max) and p at the max is 1 / Σ_l e^(x_l - max), so
 //     -Σ_j p_j ln p_j = -ln(largest p) - Σ_j p_j (x_j - max);
 //   ‖diag(p) - p pᵀ‖²_F = Σ_l Σ_j p_l² (δ_lj - p_j)² = Σ p_j² - 2 Σ p_j³ + (Σ p_j²)².
-[[gnu::noinline]] void add_softmax_figures(SoftmaxSpreadFigures& figures, const Matrix& inputs,
-                                           const Matrix& weights, const Matrix& upstream) {
+[[gnu::noinline]] void add_softmax_figures(SoftmaxSpreadFigures& figures, SideMoments& moments,
+                                           const Matrix& inputs, const Matrix& weights,
+                                           const Matrix& upstream) {
   const std::size_t T = weights.rows;
   std::vector<float> input_gradient(T);  // [T] one row of dL/d(softmax input)
   double gradient_squares = 0.0;
+  double sample_largest = 0.0, sample_entropy = 0.0, sample_jacobian = 0.0;  // sums over rows
   for (std::size_t i = 0; i < T; ++i) {
     const float* x = inputs.row(i);
     const float* p = weights.row(i);
@@ -79,18 +99,29 @@ struct SpreadSum {
       squares += pj * pj;
       cubes += pj * pj * pj;
     }
+    const double entropy = std::max(0.0, -std::log(largest) - weighted_shift);
+    const double jacobian_norm = std::sqrt(std::max(0.0, squares - 2.0 * cubes + squares * squares));
     figures.largest_weight[i] += largest;
-    figures.entropy[i] += std::max(0.0, -std::log(largest) - weighted_shift);
-    figures.jacobian_norm[i] += std::sqrt(std::max(0.0, squares - 2.0 * cubes + squares * squares));
+    figures.entropy[i] += entropy;
+    figures.jacobian_norm[i] += jacobian_norm;
+    sample_largest += largest;
+    sample_entropy += entropy;
+    sample_jacobian += jacobian_norm;
 
     softmax_backward_row(input_gradient.data(), p, upstream.row(i), T);
     for (const float g : input_gradient) gradient_squares += static_cast<double>(g) * g;
   }
   figures.gradient_norm += std::sqrt(gradient_squares);
+  const double rows = static_cast<double>(T);
+  moments.largest_weight.add(sample_largest / rows);
+  moments.entropy.add(sample_entropy / rows);
+  moments.jacobian_norm.add(sample_jacobian / rows);
+  moments.gradient_norm.add(std::sqrt(gradient_squares));
 }
 
 // Turns the per-sample sums into averages and fills the means over rows.
-void finish_softmax_figures(SoftmaxSpreadFigures& figures, std::size_t samples) {
+void finish_softmax_figures(SoftmaxSpreadFigures& figures, const SideMoments& moments,
+                            std::size_t samples) {
   const double n = static_cast<double>(samples);
   const std::size_t T = figures.largest_weight.size();
   for (std::size_t i = 0; i < T; ++i) {
@@ -102,6 +133,10 @@ void finish_softmax_figures(SoftmaxSpreadFigures& figures, std::size_t samples) 
     figures.mean_jacobian_norm += figures.jacobian_norm[i] / static_cast<double>(T);
   }
   figures.gradient_norm /= n;
+  figures.mean_largest_weight_standard_error = moments.largest_weight.standard_error();
+  figures.mean_entropy_standard_error = moments.entropy.standard_error();
+  figures.mean_jacobian_norm_standard_error = moments.jacobian_norm.standard_error();
+  figures.gradient_norm_standard_error = moments.gradient_norm.standard_error();
 }
 
 // One side's weights, step by step as the reference trace computes them (steps 2 to 4 of
@@ -184,6 +219,7 @@ Matrix draw_upstream(const HeadDimStudyOptions& options, std::size_t sample) {
 struct PointSums {
   HeadDimPoint point;
   SpreadSum raw_scores, scaled_scores;
+  SideMoments unscaled, scaled;
 };
 
 // What one sample's steps write into, kept from sample to sample.
@@ -216,9 +252,20 @@ struct SampleBuffers {
     sum.scaled_scores.add(buffers.scaled.scaled);
     const SideBuffers& raw = buffers.unscaled;
     const SideBuffers& divided = buffers.scaled;
-    add_softmax_figures(point.unscaled, raw.masked, raw.weights, upstream);
-    add_softmax_figures(point.scaled, divided.masked, divided.weights, upstream);
+    add_softmax_figures(point.unscaled, sum.unscaled, raw.masked, raw.weights, upstream);
+    add_softmax_figures(point.scaled, sum.scaled, divided.masked, divided.weights, upstream);
   }
+}
+
+// The comparison the FAQ quotes: the two head_dims asked for, else 4 against 128 when both are
+// listed, else the smallest against the largest.
+std::pair<std::size_t, std::size_t> compared_head_dims(const HeadDimStudyOptions& options) {
+  const std::vector<std::size_t>& head_dims = options.head_dims;
+  if (options.compare_from != 0 || options.compare_to != 0)
+    return {options.compare_from, options.compare_to};
+  if (lists(head_dims, 4) && lists(head_dims, 128)) return {4, 128};
+  return {*std::min_element(head_dims.begin(), head_dims.end()),
+          *std::max_element(head_dims.begin(), head_dims.end())};
 }
 
 }  // namespace
@@ -297,46 +344,49 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
                      return sums[a].point.head_dim < sums[b].point.head_dim;
                    });
   const std::size_t widest = sums[narrowest_first.back()].point.head_dim;
+
+  HeadDimComparison& comparison = study.comparison;
+  std::tie(comparison.from_head_dim, comparison.to_head_dim) = compared_head_dims(options);
+  const std::vector<std::size_t>& head_dims = options.head_dims;
+  const auto index_of = [&](std::size_t d) {
+    return static_cast<std::size_t>(std::find(head_dims.begin(), head_dims.end(), d) - head_dims.begin());
+  };
+  const std::size_t from = index_of(comparison.from_head_dim);
+  const std::size_t to = index_of(comparison.to_head_dim);
+  // Each sample's mean squares at `to` and `from`, paired: the two spreads share the samples'
+  // leading components, so their ratio's noise needs their covariance.
+  PairedMoments raw_pairs, scaled_pairs;
+
   SampleBuffers buffers(T);
   for (std::size_t s = 0; s < options.samples; ++s) {
     // The widest rows; every other head_dim reads their leading columns.
     const HeadDimSample drawn = draw_head_dim_sample(options, widest, s);
     add_sample(sums, narrowest_first, buffers, drawn.queries, drawn.keys, drawn.upstream,
                options.mask);
+    raw_pairs.add(sums[to].raw_scores.last_mean_square, sums[from].raw_scores.last_mean_square);
+    scaled_pairs.add(sums[to].scaled_scores.last_mean_square,
+                     sums[from].scaled_scores.last_mean_square);
   }
   for (PointSums& sum : sums) {
     HeadDimPoint& point = sum.point;
     point.raw_score_spread = sum.raw_scores.standard_deviation();
     point.scaled_score_spread = sum.scaled_scores.standard_deviation();
-    finish_softmax_figures(point.unscaled, options.samples);
-    finish_softmax_figures(point.scaled, options.samples);
+    point.raw_score_spread_standard_error = sum.raw_scores.standard_error();
+    point.scaled_score_spread_standard_error = sum.scaled_scores.standard_error();
+    finish_softmax_figures(point.unscaled, sum.unscaled, options.samples);
+    finish_softmax_figures(point.scaled, sum.scaled, options.samples);
     study.points.push_back(std::move(point));
   }
 
-  // The comparison the FAQ quotes: head_dim 4 against head_dim 128, when both are listed.
-  HeadDimComparison& comparison = study.comparison;
-  const std::vector<std::size_t>& head_dims = options.head_dims;
-  if (options.compare_from != 0 || options.compare_to != 0) {
-    comparison.from_head_dim = options.compare_from;
-    comparison.to_head_dim = options.compare_to;
-  } else if (lists(head_dims, 4) && lists(head_dims, 128)) {
-    comparison.from_head_dim = 4;
-    comparison.to_head_dim = 128;
-  } else {
-    comparison.from_head_dim = *std::min_element(head_dims.begin(), head_dims.end());
-    comparison.to_head_dim = *std::max_element(head_dims.begin(), head_dims.end());
-  }
-  const auto point_of = [&](std::size_t d) -> const HeadDimPoint& {
-    return study.points[static_cast<std::size_t>(
-        std::find(head_dims.begin(), head_dims.end(), d) - head_dims.begin())];
-  };
-  const HeadDimPoint& from = point_of(comparison.from_head_dim);
-  const HeadDimPoint& to = point_of(comparison.to_head_dim);
-  comparison.raw_spread_ratio = to.raw_score_spread / from.raw_score_spread;
-  comparison.scaled_spread_ratio = to.scaled_score_spread / from.scaled_score_spread;
+  const HeadDimPoint& from_point = study.points[from];
+  const HeadDimPoint& to_point = study.points[to];
+  comparison.raw_spread_ratio = to_point.raw_score_spread / from_point.raw_score_spread;
+  comparison.scaled_spread_ratio = to_point.scaled_score_spread / from_point.scaled_score_spread;
   comparison.expected_raw_spread_ratio =
       std::sqrt(static_cast<double>(comparison.to_head_dim) /
                 static_cast<double>(comparison.from_head_dim));
+  comparison.raw_spread_ratio_standard_error = standard_error_of_root_ratio(raw_pairs);
+  comparison.scaled_spread_ratio_standard_error = standard_error_of_root_ratio(scaled_pairs);
   return study;
 }
 

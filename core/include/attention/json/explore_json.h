@@ -31,12 +31,16 @@ JsonOrError softmax_backward_json(std::string_view request);
 //   "mask": "none" | "causal", "compare": [4, 128]}.
 // Answer: {"head_dims", "tokens", "samples", "seed", "scale", "mask", "max_entropy": [T],
 //   "points": [{"head_dim", "scale_divisor", "raw_score_spread", "scaled_score_spread",
+//               "raw_score_spread_standard_error", "scaled_score_spread_standard_error",
 //               "unscaled": figures, "scaled": figures}],
 //   "comparison": {"from_head_dim", "to_head_dim", "raw_spread_ratio", "scaled_spread_ratio",
-//                  "expected_raw_spread_ratio"}}
+//                  "expected_raw_spread_ratio", "raw_spread_ratio_standard_error",
+//                  "scaled_spread_ratio_standard_error"}}
 // where figures = {"largest_weight": [T], "entropy": [T], "jacobian_norm": [T],
-//   "mean_largest_weight", "mean_entropy", "mean_jacobian_norm", "gradient_norm"}
-// (see head_dim_study.h for what each one measures). A ratio over a spread of 0 is null.
+//   "mean_largest_weight", "mean_entropy", "mean_jacobian_norm", "gradient_norm", and the
+//   "_standard_error" of each of those four}
+// (see head_dim_study.h for what each one measures). A ratio over a spread of 0 is null. A
+// standard error over one sample does not exist: {"non_finite": "NaN"}.
 JsonOrError head_dim_study_json(std::string_view request);
 std::string head_dim_study_to_json(const HeadDimStudy& study);
 

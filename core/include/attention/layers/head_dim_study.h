@@ -41,6 +41,13 @@ struct HeadDimStudyLimits {
   static constexpr double max_multiplications = 1e8;
 };
 
+// Standard errors. Every figure below is an average over independent samples, so it carries
+// sampling noise: a figure's standard error is the standard deviation of its per-sample values
+// divided by √samples (for a spread, from the per-sample mean squares by the delta method;
+// for a ratio of spreads, the same with the two spreads' covariance, since within a sample the
+// head_dims share their leading components). A page rounds each figure to the digits its
+// standard error leaves meaningful. With one sample no standard error exists: NaN.
+
 // The softmax of one side (unscaled or scaled) at one head_dim. Per-row figures are averaged
 // over the samples.
 struct SoftmaxSpreadFigures {
@@ -54,6 +61,11 @@ struct SoftmaxSpreadFigures {
   // gradient dL/dweights (standard normal, the same for every head_dim and both sides), through
   // softmax_backward_row; averaged over the samples.
   double gradient_norm = 0.0;
+  // Standard errors of the four means above, over the samples.
+  double mean_largest_weight_standard_error = 0.0;
+  double mean_entropy_standard_error = 0.0;
+  double mean_jacobian_norm_standard_error = 0.0;
+  double gradient_norm_standard_error = 0.0;
 };
 
 struct HeadDimPoint {
@@ -61,6 +73,8 @@ struct HeadDimPoint {
   float scale_divisor = 1.0f;       // of the scaled side: √d, d or 1
   double raw_score_spread = 0.0;    // standard deviation of every q·k score
   double scaled_score_spread = 0.0; // the same after dividing by scale_divisor
+  double raw_score_spread_standard_error = 0.0;
+  double scaled_score_spread_standard_error = 0.0;
   SoftmaxSpreadFigures unscaled;    // softmax of the raw scores
   SoftmaxSpreadFigures scaled;      // softmax of the scaled scores
 };
@@ -71,6 +85,8 @@ struct HeadDimComparison {
   double raw_spread_ratio = 0.0;            // raw spread at `to` ÷ raw spread at `from`
   double scaled_spread_ratio = 0.0;         // the same for the scaled scores
   double expected_raw_spread_ratio = 0.0;   // √(to / from)
+  double raw_spread_ratio_standard_error = 0.0;
+  double scaled_spread_ratio_standard_error = 0.0;
 };
 
 struct HeadDimStudy {
