@@ -5,6 +5,7 @@
 // writes the hash's values into their attributes and reads them back into the hash. Every number
 // comes from the core.
 
+import { announceAllComputed } from './load-status.js';
 import { SECTIONS, formatSequelHash, parseSequelHash } from './sequel-state.js';
 import { createSequelPractice, readSequelPractice } from './sequel-practice.js';
 
@@ -167,10 +168,7 @@ async function main() {
 
   if (inputs.result) fillProse(inputs.result);
   await allComputed([...page.querySelectorAll('main *')].filter((element) => element.localName.startsWith('attention-')));
-  status.textContent = 'Every number below was computed just now, in this browser.';
-  status.classList.add('done');
-  // The frame that shows every number: what bench/page-load.mjs times a cold load to.
-  requestAnimationFrame(() => performance.mark('fully-rendered'));
+  announceAllComputed(page);
 }
 
 main();

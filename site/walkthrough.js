@@ -15,6 +15,7 @@ import { createSourceChoice } from './explore-source.js';
 import { createStepper } from './explore-stepper.js';
 import { createVerify } from './explore-verify.js';
 import { createWorking } from './explore-working.js';
+import { announceAllComputed } from './load-status.js';
 import { fillSlot, paragraph } from '../web/views/page-slots.js';
 import { attentionInput, sameInput, withCell } from '../web/state/page-state.js';
 import { describeInputError } from '../web/elements/element-config.js';
@@ -136,11 +137,7 @@ async function main() {
     showProblem(`The numbers could not be computed: ${error?.message ?? error}`);
     return;
   }
-  const status = page.getElementById('load-status');
-  status.textContent = 'Every number below was computed just now, in this browser.';
-  status.classList.add('done');
-  // The frame that shows every number: what bench/page-load.mjs times a cold load to.
-  requestAnimationFrame(() => performance.mark('fully-rendered'));
+  announceAllComputed(page);
 }
 
 main();
