@@ -17,23 +17,27 @@ using json::Value;
 using Type = Value::Type;
 using namespace json_request;
 
+// "key":value, the value to 9 significant digits as json::write_number writes it.
+void write_figure_member(std::string& out, std::string_view key, double value) {
+  write_key(out, key);
+  json::write_number(out, value);
+}
+
 void write_figures(std::string& out, const SoftmaxSpreadFigures& figures) {
   out += '{';
   write_key(out, "largest_weight"); write_numbers(out, figures.largest_weight);
   write_key(out, "entropy"); write_numbers(out, figures.entropy);
   write_key(out, "jacobian_norm"); write_numbers(out, figures.jacobian_norm);
-  write_key(out, "mean_largest_weight"); json::write_number(out, figures.mean_largest_weight);
-  write_key(out, "mean_entropy"); json::write_number(out, figures.mean_entropy);
-  write_key(out, "mean_jacobian_norm"); json::write_number(out, figures.mean_jacobian_norm);
-  write_key(out, "gradient_norm"); json::write_number(out, figures.gradient_norm);
-  write_key(out, "mean_largest_weight_standard_error");
-  json::write_number(out, figures.mean_largest_weight_standard_error);
-  write_key(out, "mean_entropy_standard_error");
-  json::write_number(out, figures.mean_entropy_standard_error);
-  write_key(out, "mean_jacobian_norm_standard_error");
-  json::write_number(out, figures.mean_jacobian_norm_standard_error);
-  write_key(out, "gradient_norm_standard_error");
-  json::write_number(out, figures.gradient_norm_standard_error);
+  write_figure_member(out, "mean_largest_weight", figures.mean_largest_weight);
+  write_figure_member(out, "mean_entropy", figures.mean_entropy);
+  write_figure_member(out, "mean_jacobian_norm", figures.mean_jacobian_norm);
+  write_figure_member(out, "gradient_norm", figures.gradient_norm);
+  write_figure_member(out, "mean_largest_weight_standard_error",
+                      figures.mean_largest_weight_standard_error);
+  write_figure_member(out, "mean_entropy_standard_error", figures.mean_entropy_standard_error);
+  write_figure_member(out, "mean_jacobian_norm_standard_error",
+                      figures.mean_jacobian_norm_standard_error);
+  write_figure_member(out, "gradient_norm_standard_error", figures.gradient_norm_standard_error);
   out += '}';
 }
 
@@ -43,38 +47,37 @@ std::string head_dim_study_to_json(const HeadDimStudy& study) {
   const HeadDimStudyOptions& options = study.options;
   std::string out = "{";
   write_key(out, "head_dims"); write_numbers(out, options.head_dims);
-  write_key(out, "tokens"); json::write_number(out, static_cast<double>(options.token_count));
-  write_key(out, "samples"); json::write_number(out, static_cast<double>(options.samples));
+  write_figure_member(out, "tokens", static_cast<double>(options.token_count));
+  write_figure_member(out, "samples", static_cast<double>(options.samples));
   write_key(out, "seed"); write_shortest(out, static_cast<double>(options.seed));
-  write_key(out, "scale"); json::write_string(out, scale_name(options.scale));
-  write_key(out, "mask"); json::write_string(out, mask_name(options.mask));
+  write_text(out, "scale", scale_name(options.scale));
+  write_text(out, "mask", mask_name(options.mask));
   write_key(out, "max_entropy"); write_numbers(out, study.max_entropy);
   write_key(out, "points");
   write_objects(out, study.points, [&](const HeadDimPoint& point) {
-    write_key(out, "head_dim"); json::write_number(out, static_cast<double>(point.head_dim));
-    write_key(out, "scale_divisor"); json::write_number(out, point.scale_divisor);
-    write_key(out, "raw_score_spread"); json::write_number(out, point.raw_score_spread);
-    write_key(out, "scaled_score_spread"); json::write_number(out, point.scaled_score_spread);
-    write_key(out, "raw_score_spread_standard_error");
-    json::write_number(out, point.raw_score_spread_standard_error);
-    write_key(out, "scaled_score_spread_standard_error");
-    json::write_number(out, point.scaled_score_spread_standard_error);
+    write_figure_member(out, "head_dim", static_cast<double>(point.head_dim));
+    write_figure_member(out, "scale_divisor", point.scale_divisor);
+    write_figure_member(out, "raw_score_spread", point.raw_score_spread);
+    write_figure_member(out, "scaled_score_spread", point.scaled_score_spread);
+    write_figure_member(out, "raw_score_spread_standard_error",
+                        point.raw_score_spread_standard_error);
+    write_figure_member(out, "scaled_score_spread_standard_error",
+                        point.scaled_score_spread_standard_error);
     write_key(out, "unscaled"); write_figures(out, point.unscaled);
     write_key(out, "scaled"); write_figures(out, point.scaled);
   });
   const HeadDimComparison& comparison = study.comparison;
   write_key(out, "comparison");
   out += '{';
-  write_key(out, "from_head_dim"); json::write_number(out, static_cast<double>(comparison.from_head_dim));
-  write_key(out, "to_head_dim"); json::write_number(out, static_cast<double>(comparison.to_head_dim));
-  write_key(out, "raw_spread_ratio"); json::write_number(out, comparison.raw_spread_ratio);
-  write_key(out, "scaled_spread_ratio"); json::write_number(out, comparison.scaled_spread_ratio);
-  write_key(out, "expected_raw_spread_ratio");
-  json::write_number(out, comparison.expected_raw_spread_ratio);
-  write_key(out, "raw_spread_ratio_standard_error");
-  json::write_number(out, comparison.raw_spread_ratio_standard_error);
-  write_key(out, "scaled_spread_ratio_standard_error");
-  json::write_number(out, comparison.scaled_spread_ratio_standard_error);
+  write_figure_member(out, "from_head_dim", static_cast<double>(comparison.from_head_dim));
+  write_figure_member(out, "to_head_dim", static_cast<double>(comparison.to_head_dim));
+  write_figure_member(out, "raw_spread_ratio", comparison.raw_spread_ratio);
+  write_figure_member(out, "scaled_spread_ratio", comparison.scaled_spread_ratio);
+  write_figure_member(out, "expected_raw_spread_ratio", comparison.expected_raw_spread_ratio);
+  write_figure_member(out, "raw_spread_ratio_standard_error",
+                      comparison.raw_spread_ratio_standard_error);
+  write_figure_member(out, "scaled_spread_ratio_standard_error",
+                      comparison.scaled_spread_ratio_standard_error);
   out += "}}";
   return out;
 }

@@ -71,7 +71,8 @@ inline double standard_error_of_root_ratio(const PairedMoments& m) {
   if (!m.has_spread()) return no_standard_error;
   const double x = m.mean_x(), y = m.mean_y();
   if (!(x > 0.0) || !(y > 0.0)) return 0.0;
-  const double log_variance = (m.variance_of_mean_x() / (x * x) + m.variance_of_mean_y() / (y * y) -
+  const double log_variance = (m.variance_of_mean_x() / (x * x) +
+                               m.variance_of_mean_y() / (y * y) -
                                2.0 * m.covariance_of_means_xy() / (x * y)) / 4.0;
   return std::sqrt(x / y) * std::sqrt(std::max(0.0, log_variance));
 }
