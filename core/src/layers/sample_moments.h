@@ -28,7 +28,6 @@ struct PairedMoments {
   }
   double mean_x() const { return sum_x / count; }
   double mean_y() const { return sum_y / count; }
-  // The covariance of the two means: the sample covariance of x and y, divided by the count.
   // Whether a standard error exists: two samples or more.
   bool has_spread() const { return count >= 2.0; }
   // The covariance of the two means: the sample covariance of x and y, divided by the count.
