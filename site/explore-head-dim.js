@@ -2,7 +2,8 @@
 // the numbers it quotes, written from the element's study each time the reader changes what
 // the scaled side divides by.
 
-import { formatEstimate, formatFixed } from '../web/views/format.js';
+import { formatFixed } from '../web/views/format.js';
+import { studyEstimate as estimate } from '../web/views/head-dim-study-view.js';
 import { fillText } from '../web/views/page-slots.js';
 
 function showStudyProse(doc, study) {
@@ -10,14 +11,13 @@ function showStudyProse(doc, study) {
   const at = (dim) => points.find((point) => point.head_dim === dim);
   const from = at(comparison.from_head_dim);
   const to = at(comparison.to_head_dim);
-  // Each figure the sentences quote with its standard error over the samples (formatEstimate).
-  const estimate = (figures, name) => formatEstimate(figures[name], figures[`${name}_standard_error`]);
   fillText(doc, 'study-largest-dim', String(points.at(-1).head_dim));
   fillText(doc, 'study-tokens', String(study.tokens));
   fillText(doc, 'study-samples', String(study.samples));
   fillText(doc, 'study-flat-entropy', formatFixed(study.max_entropy[0], 3));
   fillText(doc, 'study-from', String(comparison.from_head_dim));
   fillText(doc, 'study-to', String(comparison.to_head_dim));
+  // The figures the sentences quote, each with its standard error over the samples.
   fillText(doc, 'study-raw-ratio', estimate(comparison, 'raw_spread_ratio'));
   fillText(doc, 'study-expected-ratio', formatFixed(comparison.expected_raw_spread_ratio, 2));
   fillText(doc, 'study-scaled-ratio', estimate(comparison, 'scaled_spread_ratio'));

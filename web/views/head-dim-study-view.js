@@ -7,25 +7,35 @@ import { renderMatrixTable } from './render-tables.js';
 import { presentTable } from './table-block.js';
 
 /**
- * The table's columns: header, how to read the value from a point, and how to read its standard
- * error over the samples (null for the divisor, which is exact). Each figure is written with its
- * standard error and to the digits that error leaves meaningful (formatEstimate).
+ * One figure of the study with its standard error over the samples, written to the digits that
+ * error leaves meaningful (formatEstimate): `figures[name]` and `figures[name + "_standard_error"]`,
+ * the way the core names them.
+ * @param {object} figures  a point, a side of one (point.unscaled, point.scaled) or the comparison
+ * @param {string} name
+ * @returns {string}
+ */
+export const studyEstimate = (figures, name) => formatEstimate(figures[name], figures[`${name}_standard_error`]);
+
+/**
+ * The table's columns: header, which side of a point holds the figure (null: the point itself),
+ * and the figure's name. The divisor is exact; every other figure has its standard error.
  */
 export const STUDY_COLUMNS = Object.freeze([
-  ['\u00f7', (p) => p.scale_divisor, null],
-  ['raw spread', (p) => p.raw_score_spread, (p) => p.raw_score_spread_standard_error],
-  ['scaled spread', (p) => p.scaled_score_spread, (p) => p.scaled_score_spread_standard_error],
-  ['largest weight, raw', (p) => p.unscaled.mean_largest_weight, (p) => p.unscaled.mean_largest_weight_standard_error],
-  ['largest weight, scaled', (p) => p.scaled.mean_largest_weight, (p) => p.scaled.mean_largest_weight_standard_error],
-  ['entropy, raw', (p) => p.unscaled.mean_entropy, (p) => p.unscaled.mean_entropy_standard_error],
-  ['entropy, scaled', (p) => p.scaled.mean_entropy, (p) => p.scaled.mean_entropy_standard_error],
-  ['gradient, raw', (p) => p.unscaled.gradient_norm, (p) => p.unscaled.gradient_norm_standard_error],
-  ['gradient, scaled', (p) => p.scaled.gradient_norm, (p) => p.scaled.gradient_norm_standard_error],
+  ['\u00f7', null, 'scale_divisor'],
+  ['raw spread', null, 'raw_score_spread'],
+  ['scaled spread', null, 'scaled_score_spread'],
+  ['largest weight, raw', 'unscaled', 'mean_largest_weight'],
+  ['largest weight, scaled', 'scaled', 'mean_largest_weight'],
+  ['entropy, raw', 'unscaled', 'mean_entropy'],
+  ['entropy, scaled', 'scaled', 'mean_entropy'],
+  ['gradient, raw', 'unscaled', 'gradient_norm'],
+  ['gradient, scaled', 'scaled', 'gradient_norm'],
 ]);
 
 /** A cell's text: the divisor as a compact number, every other figure with its standard error. */
-export function studyCellText(point, [, read, readError]) {
-  return readError ? formatEstimate(read(point), readError(point)) : formatCompact(read(point), 3);
+export function studyCellText(point, [, side, name]) {
+  if (name === 'scale_divisor') return formatCompact(point.scale_divisor, 3);
+  return studyEstimate(side ? point[side] : point, name);
 }
 
 /** How the scaled side's divisor is written: √d_k or d_k. */
