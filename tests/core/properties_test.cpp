@@ -207,6 +207,42 @@ TEST_CASE("softmax_row: exponentials and total and weights of a small row", "[pr
   CHECK(weights[2] == 0.0f);
 }
 
+TEST_CASE("softmax_weights_row: softmax_row's weights bit for bit, without its e^x",
+          "[properties]") {
+  // Rows whose e^x fits a float and rows whose e^x overflows (softmax_row then keeps the
+  // shifted exponentials), with and without masked entries.
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const float masked = -std::numeric_limits<float>::infinity();
+  for (std::size_t n : {1u, 3u, 8u, 17u}) {
+    for (float spread : {1.0f, 30.0f, 200.0f}) {
+      std::vector<float> x(n);
+      for (float& value : x) value = normal(rng) * spread;
+      if (n > 2) x[n - 1] = masked;
+      std::vector<float> exps(n), weights(n), alone(n);
+      const attn::SoftmaxRowResult row = attn::softmax_row(exps.data(), weights.data(), x.data(), n);
+      const float max = attn::softmax_row_max(x.data(), n);
+      const float shifted_total = attn::softmax_weights_row(alone.data(), x.data(), max, n);
+      INFO("n " << n << ", spread " << spread);
+      CHECK(max == row.max);
+      CHECK(std::memcmp(alone.data(), weights.data(), n * sizeof(float)) == 0);
+      std::vector<double> wide(x.begin(), x.end());
+      const std::vector<double> expected = attn_test::softmax_f64(wide);
+      double expected_shifted_total = 0.0;
+      for (double value : wide) expected_shifted_total += std::exp(value - static_cast<double>(max));
+      // n float terms, each within an ulp of e^(x - max), summed in float: within 2n ulps.
+      const double tolerance = static_cast<double>(n) * 2.0 * 0x1.0p-24 * expected_shifted_total;
+      CHECK(std::fabs(shifted_total - expected_shifted_total) <= tolerance);
+      for (std::size_t j = 0; j < n; ++j) {
+        CHECK(std::fabs(alone[j] - expected[j]) <= 1e-6);
+        if (row.shifted)
+          CHECK(std::fabs(exps[j] - std::exp(wide[j] - static_cast<double>(max))) <= 1e-6);
+      }
+      if (row.shifted) CHECK(row.total == shifted_total);
+    }
+  }
+}
+
 TEST_CASE("large scores: weights stay finite and match float64 and the row is shifted",
           "[properties]") {
   for (std::size_t d : {1u, 4u}) {

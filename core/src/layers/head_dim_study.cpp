@@ -70,7 +70,8 @@ struct SideMoments {
 
 // Adds one sample's softmax figures to `figures` (sums; divided by the sample count later) and
 // to `moments`.
-// inputs: [T][T] the softmax's input (masked entries -infinity); weights, upstream: [T][T].
+// inputs: [T][T] the softmax's input (masked entries -infinity); row_max: [T] each row's largest
+// finite input; weights, upstream: [T][T]; input_gradient: [T] scratch.
 // Entropy and the Jacobian's norm come from identities that need one logarithm and one pass
 // per row rather than one logarithm per weight and T² products (the tests recompute both from
 // their definitions):
@@ -78,24 +79,21 @@ struct SideMoments {
 //     -Σ_j p_j ln p_j = -ln(largest p) - Σ_j p_j (x_j - max);
 //   ‖diag(p) - p pᵀ‖²_F = Σ_l Σ_j p_l² (δ_lj - p_j)² = Σ p_j² - 2 Σ p_j³ + (Σ p_j²)².
 [[gnu::noinline]] void add_softmax_figures(SoftmaxSpreadFigures& figures, SideMoments& moments,
-                                           const Matrix& inputs, const Matrix& weights,
-                                           const Matrix& upstream) {
+                                           const Matrix& inputs, const float* row_max,
+                                           const Matrix& weights, const Matrix& upstream,
+                                           float* input_gradient) {
   const std::size_t T = weights.rows;
-  std::vector<float> input_gradient(T);  // [T] one row of dL/d(softmax input)
   double gradient_squares = 0.0;
   double sample_largest = 0.0, sample_entropy = 0.0, sample_jacobian = 0.0;  // sums over rows
   for (std::size_t i = 0; i < T; ++i) {
     const float* x = inputs.row(i);
     const float* p = weights.row(i);
-    double largest = 0.0, row_max = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < T; ++j) {
-      largest = std::max(largest, static_cast<double>(p[j]));
-      if (std::isfinite(x[j])) row_max = std::max(row_max, static_cast<double>(x[j]));
-    }
-    double weighted_shift = 0.0, squares = 0.0, cubes = 0.0;
+    const double max = row_max[i];
+    double largest = 0.0, weighted_shift = 0.0, squares = 0.0, cubes = 0.0;
     for (std::size_t j = 0; j < T; ++j) {
       const double pj = p[j];
-      if (pj > 0.0) weighted_shift += pj * (static_cast<double>(x[j]) - row_max);
+      largest = std::max(largest, pj);
+      if (pj > 0.0) weighted_shift += pj * (static_cast<double>(x[j]) - max);
       squares += pj * pj;
       cubes += pj * pj * pj;
     }
@@ -108,8 +106,9 @@ struct SideMoments {
     sample_entropy += entropy;
     sample_jacobian += jacobian_norm;
 
-    softmax_backward_row(input_gradient.data(), p, upstream.row(i), T);
-    for (const float g : input_gradient) gradient_squares += static_cast<double>(g) * g;
+    softmax_backward_row(input_gradient, p, upstream.row(i), T);
+    for (std::size_t j = 0; j < T; ++j)
+      gradient_squares += static_cast<double>(input_gradient[j]) * input_gradient[j];
   }
   figures.gradient_norm += std::sqrt(gradient_squares);
   const double rows = static_cast<double>(T);
@@ -142,15 +141,16 @@ void finish_softmax_figures(SoftmaxSpreadFigures& figures, const SideMoments& mo
 // One side's weights, step by step as the reference trace computes them (steps 2 to 4 of
 // compute_trace_steps, the same float operations in the same order, so the figures equal the
 // trace's): each raw score divided by `divisor`, the hidden ones replaced by -infinity, and the
-// softmax of each row. The study needs neither the trace's per-product terms nor its mix of
-// values, which would cost as much again as the scores.
+// softmax of each row. The study needs neither the trace's per-product terms, nor its mix of
+// values, nor the unshifted exponentials the trace prints, which together would cost as much
+// again as the scores.
 struct SideBuffers {
   Matrix scaled;        // [T][T] the scores after division, before the mask
-  Matrix masked;        // [T][T] softmax input
-  Matrix exponentials;  // [T][T]
-  Matrix weights;       // [T][T]
+  Matrix masked;               // [T][T] softmax input
+  std::vector<float> row_max;  // [T] each row's largest finite softmax input
+  Matrix weights;              // [T][T]
 
-  explicit SideBuffers(std::size_t T) : scaled(T, T), masked(T, T), exponentials(T, T), weights(T, T) {}
+  explicit SideBuffers(std::size_t T) : scaled(T, T), masked(T, T), row_max(T), weights(T, T) {}
 
   [[gnu::noinline]] void compute(const Matrix& scores, float divisor, MaskKind mask) {
     const std::size_t T = scores.rows;
@@ -160,8 +160,10 @@ struct SideBuffers {
         masked.at(i, j) = is_visible(mask, i, j) ? scaled.at(i, j)
                                                  : -std::numeric_limits<float>::infinity();
       }
-    for (std::size_t i = 0; i < T; ++i)
-      softmax_row(exponentials.row(i), weights.row(i), masked.row(i), T);
+    for (std::size_t i = 0; i < T; ++i) {
+      row_max[i] = softmax_row_max(masked.row(i), T);
+      softmax_weights_row(weights.row(i), masked.row(i), row_max[i], T);
+    }
   }
 };
 
@@ -170,19 +172,32 @@ struct SideBuffers {
 // sum after its first d components, so the running sums carried from one head_dim to the next
 // wider one are the narrower one's scores, bit for bit: each product is computed once, for the
 // widest head_dim, rather than once per head_dim listed.
-// Adds components [from, to) of each query-key product to `running` (queries, keys: [T][≥ to]).
-[[gnu::noinline]] void extend_scores(Matrix& running, const Matrix& queries, const Matrix& keys,
-                                     std::size_t from, std::size_t to) {
+// Adds components [from, to) of each query-key product to `running`. The keys come by component
+// (keys_by_component: [≥ to][T], the keys transposed), so that one component of one query meets
+// every key in a contiguous row, which the compiler turns into vector operations: each score is
+// still its own running sum, over the components in order, so the sums are the trace's.
+// queries: [T][≥ to].
+[[gnu::noinline]] void extend_scores(Matrix& running, const Matrix& queries,
+                                     const Matrix& keys_by_component, std::size_t from,
+                                     std::size_t to) {
   const std::size_t T = queries.rows;
-  for (std::size_t i = 0; i < T; ++i)
-    for (std::size_t j = 0; j < T; ++j) {
-      float sum = running.at(i, j);
-      for (std::size_t c = from; c < to; ++c) {
-        const float term = queries.at(i, c) * keys.at(j, c);
-        sum += term;
+  for (std::size_t i = 0; i < T; ++i) {
+    float* sums = running.row(i);
+    for (std::size_t c = from; c < to; ++c) {
+      const float query = queries.at(i, c);
+      const float* keys = keys_by_component.row(c);
+      for (std::size_t j = 0; j < T; ++j) {
+        const float term = query * keys[j];
+        sums[j] += term;
       }
-      running.at(i, j) = sum;
     }
+  }
+}
+
+// keys: [T][cols] -> [cols][T].
+[[gnu::noinline]] void transpose_into(Matrix& by_component, const Matrix& keys) {
+  for (std::size_t j = 0; j < keys.rows; ++j)
+    for (std::size_t c = 0; c < keys.cols; ++c) by_component.at(c, j) = keys.at(j, c);
 }
 
 SoftmaxSpreadFigures empty_figures(std::size_t token_count) {
@@ -224,10 +239,13 @@ struct PointSums {
 
 // What one sample's steps write into, kept from sample to sample.
 struct SampleBuffers {
-  Matrix scores;  // [T][T] raw q·k over the leading components read so far
+  Matrix keys_by_component;           // [widest][T] the sample's keys, transposed
+  Matrix scores;                      // [T][T] raw q·k over the leading components read so far
   SideBuffers unscaled, scaled;
+  std::vector<float> input_gradient;  // [T] one row of dL/d(softmax input)
 
-  explicit SampleBuffers(std::size_t T) : scores(T, T), unscaled(T), scaled(T) {}
+  SampleBuffers(std::size_t T, std::size_t widest)
+      : keys_by_component(widest, T), scores(T, T), unscaled(T), scaled(T), input_gradient(T) {}
 };
 
 // One sample at every head_dim: each reads the leading columns of the same rows of q and k.
@@ -238,11 +256,12 @@ struct SampleBuffers {
                                   const Matrix& keys, const Matrix& upstream, MaskKind mask) {
   const float unscaled_divisor = scale_divisor_for(ScaleKind::none, 1);
   std::fill(buffers.scores.values.begin(), buffers.scores.values.end(), 0.0f);
+  transpose_into(buffers.keys_by_component, keys);
   std::size_t summed = 0;  // components in buffers.scores
   for (const std::size_t n : narrowest_first) {
     PointSums& sum = sums[n];
     HeadDimPoint& point = sum.point;
-    extend_scores(buffers.scores, queries, keys, summed, point.head_dim);
+    extend_scores(buffers.scores, queries, buffers.keys_by_component, summed, point.head_dim);
     summed = point.head_dim;
     // The raw scores serve both sides: the trace's scaled side divides the same sums.
     buffers.unscaled.compute(buffers.scores, unscaled_divisor, mask);
@@ -252,8 +271,11 @@ struct SampleBuffers {
     sum.scaled_scores.add(buffers.scaled.scaled);
     const SideBuffers& raw = buffers.unscaled;
     const SideBuffers& divided = buffers.scaled;
-    add_softmax_figures(point.unscaled, sum.unscaled, raw.masked, raw.weights, upstream);
-    add_softmax_figures(point.scaled, sum.scaled, divided.masked, divided.weights, upstream);
+    float* gradient = buffers.input_gradient.data();
+    add_softmax_figures(point.unscaled, sum.unscaled, raw.masked, raw.row_max.data(), raw.weights,
+                        upstream, gradient);
+    add_softmax_figures(point.scaled, sum.scaled, divided.masked, divided.row_max.data(),
+                        divided.weights, upstream, gradient);
   }
 }
 
@@ -357,7 +379,7 @@ HeadDimStudy run_head_dim_study(const HeadDimStudyOptions& options) {
   // leading components, so their ratio's noise needs their covariance.
   PairedMoments raw_pairs, scaled_pairs;
 
-  SampleBuffers buffers(T);
+  SampleBuffers buffers(T, widest);
   for (std::size_t s = 0; s < options.samples; ++s) {
     // The widest rows; every other head_dim reads their leading columns.
     const HeadDimSample drawn = draw_head_dim_sample(options, widest, s);

@@ -16,4 +16,11 @@ struct SoftmaxRowResult {
 // exponentials, weights: [n] outputs; masked entries get exactly 0.
 SoftmaxRowResult softmax_row(float* exponentials, float* weights, const float* x, std::size_t n);
 
+// The two parts of softmax_row that its weights come from, for callers that need only the
+// weights (the head_dim study, whose thousands of rows would otherwise compute every e^x twice):
+// the row's largest finite input, and the weights from e^(x - max), bit for bit softmax_row's.
+// softmax_weights_row returns the total of the shifted exponentials.
+float softmax_row_max(const float* x, std::size_t n);
+float softmax_weights_row(float* weights, const float* x, float max, std::size_t n);
+
 }  // namespace attn
