@@ -6,9 +6,10 @@
 // the scaled side between √d_k and d_k. After every new study it fires `attention-change` with
 // `detail.study`, what headDimStudy() returned.
 //
-// The default study is 10 to 20 ms of the core's work (512 draws of 8 × 128 numbers, at the
-// baseline tier WebAssembly runs first): made as soon as the core has loaded, it is drawn in the
-// same frame as the page around it rather than in a frame of its own after it.
+// The default study (256 samples, each 16 rows of 128 seeded normal numbers) is 20 to 25 ms of
+// the core's work the first time, at the baseline tier WebAssembly starts in, and about half
+// that later: made as soon as the core has loaded, it is drawn in the same frame as the page
+// around it rather than in a frame of its own after it.
 
 import { AttentionElementBase, computingNote, problemOf, syncChildren } from './element-base.js';
 import { CORE_CHOICES, ConfigError } from './element-config.js';
