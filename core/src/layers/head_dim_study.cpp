@@ -145,7 +145,7 @@ void finish_softmax_figures(SoftmaxSpreadFigures& figures, const SideMoments& mo
 // values, nor the unshifted exponentials the trace prints, which together would cost as much
 // again as the scores.
 struct SideBuffers {
-  Matrix scaled;        // [T][T] the scores after division, before the mask
+  Matrix scaled;               // [T][T] the scores after division, before the mask
   Matrix masked;               // [T][T] softmax input
   std::vector<float> row_max;  // [T] each row's largest finite softmax input
   Matrix weights;              // [T][T]
