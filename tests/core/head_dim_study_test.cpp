@@ -475,4 +475,8 @@ TEST_CASE("head_dim_study_json: the documented answer, options and errors",
     INFO(c.request);
     attn_test::check_refused(attn::head_dim_study_json(c.request), c.path, c.fragment);
   }
+  std::string too_many = R"({"head_dims":[1)";
+  for (std::size_t n = 1; n <= attn::HeadDimStudyLimits::max_head_dim_count; ++n) too_many += ",1";
+  too_many += "]}";
+  attn_test::check_refused(attn::head_dim_study_json(too_many), "head_dims", "the limit is 256");
 }

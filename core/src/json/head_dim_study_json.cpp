@@ -90,12 +90,9 @@ JsonOrError head_dim_study_json(std::string_view request) {
   HeadDimStudyOptions options;
 
   if (const Value* head_dims = root.find("head_dims")) {
-    if (head_dims->type != Type::array || head_dims->array.empty())
-      return make_input_error("head_dims", "must be a non-empty array of whole numbers, " + got(*head_dims));
-    if (head_dims->array.size() > HeadDimStudyLimits::max_head_dim_count)
-      return make_input_error("head_dims", "has " + std::to_string(head_dims->array.size()) +
-                                               " entries; the limit is " +
-                                               std::to_string(HeadDimStudyLimits::max_head_dim_count));
+    if (auto error = check_list(*head_dims, "head_dims", "whole numbers",
+                                HeadDimStudyLimits::max_head_dim_count))
+      return *error;
     options.head_dims.clear();
     for (std::size_t n = 0; n < head_dims->array.size(); ++n) {
       double head_dim = 0.0;

@@ -98,6 +98,18 @@ std::optional<InputError> read_count(const Value& root, std::string_view key, st
   return std::nullopt;
 }
 
+std::optional<InputError> check_list(const Value& value, std::string_view key,
+                                     std::string_view entries, std::size_t limit) {
+  const std::string path(key);
+  if (value.type != Type::array || value.array.empty())
+    return make_input_error(path, "must be a non-empty array of " + std::string(entries) + ", " +
+                                      got(value));
+  if (value.array.size() > limit)
+    return make_input_error(path, "has " + std::to_string(value.array.size()) +
+                                      " entries; the limit is " + std::to_string(limit));
+  return std::nullopt;
+}
+
 std::optional<InputError> read_seed(const Value& root, std::uint64_t& seed) {
   const Value* member = root.find("seed");
   if (!member) return std::nullopt;

@@ -60,6 +60,11 @@ std::optional<InputError> read_whole_value(const Value& value, const std::string
 std::optional<InputError> read_count(const Value& root, std::string_view key, std::size_t lowest,
                                      std::size_t highest, std::size_t& out);
 
+// A list member (`value` at `key`): a non-empty array of at most `limit` entries. `entries`
+// names what it holds, for the message ("whole numbers"); the entries are the caller's to read.
+std::optional<InputError> check_list(const Value& value, std::string_view key,
+                                     std::string_view entries, std::size_t limit);
+
 // "seed": a whole number from 0 to 2^53 - 1.
 std::optional<InputError> read_seed(const Value& root, std::uint64_t& seed);
 

@@ -62,12 +62,9 @@ JsonOrError quantised_cache_json(std::string_view request) {
   QuantisedCacheOptions options;
   options.seed = source.seed;
   if (const Value* bits = root.find("bits")) {
-    if (bits->type != Type::array || bits->array.empty())
-      return make_input_error("bits", "must be a non-empty array of bit widths (2, 3, 4 or 8), " + got(*bits));
-    if (bits->array.size() > QuantisedCacheLimits::max_bit_widths)
-      return make_input_error("bits", "has " + std::to_string(bits->array.size()) +
-                                          " entries; the limit is " +
-                                          std::to_string(QuantisedCacheLimits::max_bit_widths));
+    if (auto error = check_list(*bits, "bits", "bit widths (2, 3, 4 or 8)",
+                                QuantisedCacheLimits::max_bit_widths))
+      return *error;
     options.bits.clear();
     for (std::size_t n = 0; n < bits->array.size(); ++n) {
       const Value& entry = bits->array[n];
