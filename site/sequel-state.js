@@ -9,6 +9,7 @@
 
 import { parseMatrix, parseTokens, formatMatrix, formatTokens } from '../web/elements/element-config.js';
 import { shortestFloat32 } from '../web/views/format.js';
+import { quoteText } from '../web/state/quote-text.js';
 
 /** The sections whose elements keep state, their element ids and the attributes kept. */
 export const SECTIONS = Object.freeze({
@@ -26,11 +27,6 @@ export const SECTIONS = Object.freeze({
 });
 
 export const SHARED_KEYS = Object.freeze(['tokens', 'seed', 'x']);
-
-function quote(text, limit = 24) {
-  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
-  return JSON.stringify(shown);
-}
 
 /**
  * @typedef {object} SequelState
@@ -57,7 +53,7 @@ export function parseSequelHash(hash) {
       key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
       value = decodeURIComponent((eq < 0 ? '' : part.slice(eq + 1)).replace(/\+/gu, ' '));
     } catch {
-      result.warnings.push(`${quote(part)} is not valid percent-encoding`);
+      result.warnings.push(`${quoteText(part)} is not valid percent-encoding`);
       continue;
     }
     if (SHARED_KEYS.includes(key)) {
@@ -67,7 +63,7 @@ export function parseSequelHash(hash) {
           if (tokens.length === 0) throw new Error('names no token');
           result.shared.tokens = tokens;
         } else if (key === 'seed') {
-          if (!/^\d{1,16}$/u.test(value.trim())) throw new Error(`${quote(value)} is not a whole number`);
+          if (!/^\d{1,16}$/u.test(value.trim())) throw new Error(`${quoteText(value)} is not a whole number`);
           result.shared.seed = Number(value.trim());
         } else {
           result.shared.x = parseMatrix('x', value);
@@ -81,7 +77,7 @@ export function parseSequelHash(hash) {
     const section = dot < 0 ? key : key.slice(0, dot);
     const attribute = dot < 0 ? '' : key.slice(dot + 1);
     if (!Object.hasOwn(SECTIONS, section) || !SECTIONS[section].attributes.includes(attribute)) {
-      result.warnings.push(`unknown setting ${quote(key)}`);
+      result.warnings.push(`unknown setting ${quoteText(key)}`);
       continue;
     }
     (result.sections[section] ??= {})[attribute] = value === '' ? null : value;

@@ -173,7 +173,7 @@ describe('tokens and values that look like markup', { timeout: TEST_TIMEOUT }, (
       assert.match(texts.workingLabel, /<script>alert\(2\)<\/script>/);
       assert.match(texts.softmax, /the <b>cat<\/b> row/);
       const message = await readMessage(page, 'markup-value');
-      assert.match(message, /q attribute: is not a JSON array of rows: expected "\[" at character 1, found "<img src"/);
+      assert.match(message, /q attribute: is not a JSON array of rows: expected "\[" at character 1, found "<img src\u2026"/u);
     } finally {
       await opened.close();
     }

@@ -179,6 +179,17 @@ TEST_CASE("training: bad input is refused with its path and changes nothing", "[
 
   const std::string unknown = error_of(trainer_attend_json(*trainer, R"(["the","cta","that"])"));
   CHECK(unknown.rfind("tokens[1]: \"cta\" is not in the vocabulary of 38 words; nearest: cat", 0) == 0);
+  // A long word is quoted in part, cut between two UTF-8 characters (twenty euro signs are 60
+  // bytes; 32 bytes would end inside the eleventh), and a quote inside it is escaped.
+  std::string euros;
+  for (int n = 0; n < 20; ++n) euros += "\xE2\x82\xAC";
+  CHECK(error_of(trainer_attend_json(*trainer, "[\"the\",\"" + euros + "\"]"))
+            .rfind("tokens[1]: \"" + euros.substr(0, 30) + "\xE2\x80\xA6\" is not in the vocabulary", 0) == 0);
+  CHECK(error_of(trainer_attend_json(*trainer, R"(["a\"b"])")).rfind(R"(tokens[0]: "a\"b" is not)", 0) == 0);
+  // A right-to-left override (U+202E) would turn the rest of the message around: it is written
+  // as an escape, as is a zero-width space.
+  CHECK(error_of(trainer_attend_json(*trainer, "[\"a\xE2\x80\xAE" "b\xE2\x80\x8B\"]"))
+            .rfind(R"(tokens[0]: "a\u202eb\u200b" is not)", 0) == 0);
   CHECK_THAT(error_of(trainer_attend_json(*trainer, R"(["the","the","the","the","the","the","the","the","the","the","the","the","the","the","the","the","the"])")),
              Catch::StartsWith("tokens: has 17 words; the limit is 16"));
   CHECK_THAT(error_of(trainer_attend_json(*trainer, "[]")), Catch::StartsWith("tokens: is empty"));

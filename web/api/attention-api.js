@@ -5,6 +5,7 @@
 import { CORE_BUILDS, loadCore, loadFullBuildModules } from './core-loader.js';
 import { parseCoreJson, toJson, unwrap } from './core-json.js';
 import { DEFAULT_VARIANT } from '../state/variant-names.js';
+import { quoteText } from '../state/quote-text.js';
 
 const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
 
@@ -12,7 +13,7 @@ const corePromises = new Map();  // build name -> promise of the loaded module, 
 
 function describe(value) {
   if (value === null || value === undefined) return String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
+  if (typeof value === 'string') return quoteText(value, 32);
   if (typeof value === 'number') return String(value);
   return value.constructor?.name ?? typeof value;
 }

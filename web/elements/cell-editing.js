@@ -8,6 +8,7 @@
 // that keeps a history gets one entry per edited cell, not one per keystroke.
 
 import { parseNumberText } from './element-config.js';
+import { quoteTyped } from '../state/quote-text.js';
 import { formatEditable } from '../views/step-views.js';
 import { largeNumbersNote } from '../views/step-tables.js';
 
@@ -16,18 +17,12 @@ const KEEPS = / The cell keeps .*$/u;
 /** "q2 of “cat”": a cell as the messages name it. */
 export const cellName = (matrix, col, token) => `${matrix}${col} of \u201c${token}\u201d`;
 
-/** “text” as a message quotes what a reader typed: trimmed, and cut after `limit` characters. */
-export function quoted(text, limit = 24) {
-  const trimmed = String(text).trim();
-  return `\u201c${trimmed.length > limit ? `${trimmed.slice(0, limit)}\u2026` : trimmed}\u201d`;
-}
-
 /** Why typed text is no number: empty, too large to be finite, or not a number at all. */
 export function notANumber(text) {
   const trimmed = String(text).trim();
   if (trimmed === '') return 'An empty cell is not a number';
   const numeric = /^[-+\u2212\u2013]?(?:\d+[.,]?\d*|[.,]\d+)(?:[eE][+-]?\d+)?$/u.test(trimmed);
-  return `${quoted(trimmed)} is not a ${numeric ? 'finite ' : ''}number`;
+  return `${quoteTyped(trimmed)} is not a ${numeric ? 'finite ' : ''}number`;
 }
 
 /**

@@ -4,6 +4,8 @@
 // wrote. Pure functions: no DOM, no core, testable in Node. Nothing here checks shapes or
 // limits; the core does that and names the field, and this module only rewords it.
 
+import { quoteText } from '../state/quote-text.js';
+
 /** The fields of an attention input, in the order their problems are reported. */
 export const INPUT_FIELDS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask', 'scale']);
 
@@ -69,15 +71,9 @@ export function parseCoreChoice(text) {
   if (text === null) return CORE_CHOICES.embed;
   const name = text.trim();
   if (!Object.hasOwn(CORE_CHOICES, name)) {
-    throw new ConfigError('core', `must be "embed" or "full", got ${quote(name)}`);
+    throw new ConfigError('core', `must be "embed" or "full", got ${quoteText(name)}`);
   }
   return CORE_CHOICES[name];
-}
-
-// Long attribute values are quoted in messages only in part, so a message stays one short line.
-function quote(text, limit = 24) {
-  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
-  return JSON.stringify(shown);
 }
 
 /**
@@ -125,7 +121,7 @@ export function parseMatrix(name, text) {
   const source = String(text);
   let at = 0;
   const fail = (expected) => {
-    const found = at < source.length ? `found ${quote(source.slice(at, at + 8), 8)}` : 'the text ends';
+    const found = at < source.length ? `found ${quoteText(source.slice(at), 8)}` : 'the text ends';
     throw new ConfigError(name, `is not a JSON array of rows: expected ${expected} at character ${at + 1}, ${found}`);
   };
   const skipSpace = () => {
@@ -188,7 +184,7 @@ export function parseSteps(text, { attribute = 'steps', allowed = STEPS } = {}) 
   }
   for (const name of names) {
     if (!allowed.includes(name)) {
-      throw new ConfigError(attribute, `unknown step ${quote(name)}; the steps are ${allowed.join(', ')}`);
+      throw new ConfigError(attribute, `unknown step ${quoteText(name)}; the steps are ${allowed.join(', ')}`);
     }
   }
   return [...new Set(names)];
@@ -205,7 +201,7 @@ export function parseSteps(text, { attribute = 'steps', allowed = STEPS } = {}) 
 export function parseIndex(name, text) {
   const trimmed = String(text).trim();
   if (!/^-?\d{1,3}$/u.test(trimmed)) {
-    throw new ConfigError(name, `${quote(trimmed)} is not a whole number (a token position counting from 0, or -1 for the last)`);
+    throw new ConfigError(name, `${quoteText(trimmed)} is not a whole number (a token position counting from 0, or -1 for the last)`);
   }
   return Number(trimmed);
 }

@@ -21,6 +21,7 @@ import { updateArrows } from '../views/arrows.js';
 import { ElementPractice } from './element-practice.js';
 import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
 import { DECIMALS } from '../views/format.js';
+import { quoteText } from '../state/quote-text.js';
 
 /** The attributes every piece observes: the model it shows, and where it draws (placeFrame). */
 export const PIECE_ATTRIBUTES = ['model', 'light-dom'];
@@ -223,7 +224,7 @@ function tableNameAttribute(element) {
   const name = element.getAttribute('table-name');
   if (name === null || TABLE_NAME.test(name)) return name;
   throw new ConfigError('table-name',
-    `must be a letter followed by letters, digits, hyphens or underscores, got ${JSON.stringify(name.slice(0, 24))}`);
+    `must be a letter followed by letters, digits, hyphens or underscores, got ${quoteText(name)}`);
 }
 
 export class AttentionStepElement extends AttentionPiece {

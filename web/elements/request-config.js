@@ -5,16 +5,12 @@
 // <attention-heads> and the sequel's elements (sequel/sequel-config.js) read theirs through here.
 
 import { ConfigError } from './element-config.js';
-
-function quote(text, limit = 24) {
-  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
-  return JSON.stringify(shown);
-}
+import { quoteText } from '../state/quote-text.js';
 
 /** A whole number attribute (the core checks its range and names it). */
 export function parseWhole(attribute, text) {
   const trimmed = String(text).trim();
-  if (!/^\d{1,16}$/u.test(trimmed)) throw new ConfigError(attribute, `${quote(trimmed)} is not a whole number`);
+  if (!/^\d{1,16}$/u.test(trimmed)) throw new ConfigError(attribute, `${quoteText(trimmed)} is not a whole number`);
   return Number(trimmed);
 }
 

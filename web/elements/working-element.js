@@ -5,6 +5,7 @@
 import { AttentionPiece, PIECE_ATTRIBUTES, reflectString } from './element-pieces.js';
 import { ConfigError } from './element-config.js';
 import { renderWorking, updateWorking } from '../views/step-views.js';
+import { quoteText } from '../state/quote-text.js';
 
 export class AttentionWorkingElement extends AttentionPiece {
   static observedAttributes = [...PIECE_ATTRIBUTES, 'row', 'col', 'of'];
@@ -22,7 +23,7 @@ export class AttentionWorkingElement extends AttentionPiece {
     const col = this.indexAttribute('col', trace.token_count, row);
     const of = this.getAttribute('of') ?? 'score';
     if (of !== 'score' && of !== 'weight') {
-      throw new ConfigError('of', `must be "score" or "weight", got ${JSON.stringify(of.slice(0, 24))}`);
+      throw new ConfigError('of', `must be "score" or "weight", got ${quoteText(of)}`);
     }
     if (!this.#shown || this.#shown.of !== of || !updateWorking(this.#shown.block, trace, { row, col, of })) {
       this.#shown = { of, block: renderWorking(doc, trace, { row, col, of }) };

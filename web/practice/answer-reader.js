@@ -4,6 +4,8 @@
 // a figure with ambiguous separators) is refused, never judged: a refusal is not a wrong answer.
 // Pure functions, no DOM and no core.
 
+import { quoteTyped } from '../state/quote-text.js';
+
 /** What the page accepts, said in every refusal so the reader knows what to type instead. */
 export const ACCEPTED_FORMS = 'a number such as 0.25, \u22120.5 or 0,5; exponent form such as 1e-3; '
   + 'a fraction such as 1/2; or \u2212\u221e for a masked cell';
@@ -47,8 +49,6 @@ const INFINITY = /^([+-]?)(?:\u221e|inf|infinity)$/iu;
 
 const refuse = (reason, problem) => ({ ok: false, reason, message: `${problem}. Accepted: ${ACCEPTED_FORMS}.` });
 
-const quote = (text) => `\u201c${text.length > 24 ? `${text.slice(0, 24)}\u2026` : text}\u201d`;
-
 function superscriptNumber(text) {
   const sign = text.startsWith('\u207b') ? '-' : '';
   const digits = text.replace(/^[⁻⁺]/u, '');
@@ -80,7 +80,7 @@ export function readAnswer(typed) {
   if (new RegExp(`^[+-]?${SPACE.source}*\\d{1,3}(?:${SPACE.source}+\\d{3})+(?:[.,]\\d+)?$`, 'u').test(text)) {
     text = text.replace(SPACES, '');
   } else if (new RegExp(`\\d${SPACE.source}+[\\d.,]|[.,]${SPACE.source}+\\d`, 'u').test(text)) {
-    return refuse('ambiguous', `${quote(trimmed)} has a space inside the number; type it without one`);
+    return refuse('ambiguous', `${quoteTyped(trimmed)} has a space inside the number; type it without one`);
   }
   text = text.replace(SPACES, '');
 
@@ -90,18 +90,18 @@ export function readAnswer(typed) {
   }
   const commas = (text.match(/,/gu) ?? []).length;
   if (commas > 0 && text.includes('.')) {
-    return refuse('ambiguous', `${quote(trimmed)} has both a comma and a point, so the comma reads as a thousands `
+    return refuse('ambiguous', `${quoteTyped(trimmed)} has both a comma and a point, so the comma reads as a thousands `
       + 'separator in one convention and as the decimal mark in another; type one decimal mark and no separators');
   }
   if (commas > 1) {
-    return refuse('ambiguous', `${quote(trimmed)} has more than one comma; a comma is read as the decimal mark, `
+    return refuse('ambiguous', `${quoteTyped(trimmed)} has more than one comma; a comma is read as the decimal mark, `
       + 'and thousands separators are not accepted');
   }
   // One comma and no point: the decimal comma of most of Europe ("0,5"), unless it could as well
   // separate thousands: "1,234" is 1.234 to one reader and 1234 to another.
   if (/^[+-]?0*[1-9]\d{0,2},\d{3}$/u.test(text)) {
     const [whole, part] = text.replace(/^\+/u, '').replace(/^-/u, '\u2212').split(',');
-    return refuse('ambiguous', `${quote(trimmed)} could be ${whole}.${part} (a decimal comma) or ${whole}${part} `
+    return refuse('ambiguous', `${quoteTyped(trimmed)} could be ${whole}.${part} (a decimal comma) or ${whole}${part} `
       + `(a thousands comma); type ${whole}.${part} or ${whole}${part}`);
   }
   text = text.replace(',', '.');
@@ -118,18 +118,18 @@ export function readAnswer(typed) {
   if (fraction) {
     const denominator = Number(fraction[2]);
     if (denominator === 0) {
-      return refuse('division-by-zero', `${quote(trimmed)} divides by zero, which has no value`);
+      return refuse('division-by-zero', `${quoteTyped(trimmed)} divides by zero, which has no value`);
     }
     return exact('fraction', Number(fraction[1]) / denominator, trimmed);
   }
   if (/\d/u.test(text) && /[-+*×·^()/÷\u2044\u2215]/u.test(text.replace(/^[+-]/u, ''))) {
-    return refuse('expression', `${quote(trimmed)} is a calculation, not a number; work it out and type the value it comes to`);
+    return refuse('expression', `${quoteTyped(trimmed)} is a calculation, not a number; work it out and type the value it comes to`);
   }
-  return refuse('not-a-number', `${quote(trimmed)} is not a number`);
+  return refuse('not-a-number', `${quoteTyped(trimmed)} is not a number`);
 }
 
 // An exponent form or a fraction whose value overflows is no number a table holds.
 function exact(form, value, trimmed) {
-  if (!Number.isFinite(value)) return refuse('not-a-number', `${quote(trimmed)} is too large to be a number here`);
+  if (!Number.isFinite(value)) return refuse('not-a-number', `${quoteTyped(trimmed)} is too large to be a number here`);
   return { ok: true, value, form, decimals: null };
 }

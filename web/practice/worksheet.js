@@ -17,6 +17,7 @@ import { echoCells } from './echo-places.js';
 import { answerKey, exerciseBlanks } from './exercise.js';
 import { roundNamed } from './rounds.js';
 import { DECIMALS, NEG_INFINITY, formatCompact, formatFixed } from '../views/format.js';
+import { quoteText } from '../state/quote-text.js';
 
 /** The walkthrough's steps a worksheet prints, in order, with the kinds of blank each holds. */
 export const WORKSHEET_STEPS = Object.freeze([
@@ -69,7 +70,7 @@ export function readWorksheetAttributes(attribute) {
   }
   const answers = attribute('answers');
   if (answers !== null && !['', '1', '0', 'true', 'false'].includes(answers)) {
-    return refuse(`answers: ${JSON.stringify(answers.slice(0, 24))} should be present (the answer key) or absent (the worksheet)`);
+    return refuse(`answers: ${quoteText(answers)} should be present (the answer key) or absent (the worksheet)`);
   }
   return { settings, answers: answers !== null && answers !== '0' && answers !== 'false', problem: null };
 }

@@ -3,6 +3,8 @@
 // Pure functions, no DOM: the page turns the result into attributes of its explainer, which
 // checks the values and reports a bad one in its own box.
 
+import { quoteText } from './quote-text.js';
+
 /** The message an embed page posts to its parent whenever its height changes. */
 export const HEIGHT_MESSAGE_TYPE = 'attention-by-hand:height';
 /**
@@ -11,12 +13,6 @@ export const HEIGHT_MESSAGE_TYPE = 'attention-by-hand:height';
  * the parent asks when it starts and the embed answers, whatever ran first.
  */
 export const HEIGHT_REQUEST_TYPE = 'attention-by-hand:height-request';
-
-// Long values are quoted in warnings only in part.
-function quote(text, limit = 24) {
-  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
-  return JSON.stringify(shown);
-}
 
 /** Hash keys that become attributes of the embedded explainer, as they are. */
 export const HASH_ATTRIBUTE_KEYS = Object.freeze(['tokens', 'q', 'k', 'v', 'mask', 'steps', 'row']);
@@ -45,24 +41,24 @@ export function parseEmbedHash(hash) {
       key = decodeURIComponent(rawKey);
       value = decodeURIComponent(rawValue.replace(/\+/gu, ' '));
     } catch {
-      result.warnings.push(`hash: ${quote(part)} is not valid percent-encoding; ignored`);
+      result.warnings.push(`hash: ${quoteText(part)} is not valid percent-encoding; ignored`);
       continue;
     }
     if (HASH_ATTRIBUTE_KEYS.includes(key)) {
       result.attributes[key] = value;
     } else if (key === 'editable') {
       if (!['', '1', 'true', '0', 'false'].includes(value)) {
-        result.warnings.push(`hash: editable=${quote(value)} should be 1 or 0; ignored`);
+        result.warnings.push(`hash: editable=${quoteText(value)} should be 1 or 0; ignored`);
       } else {
         result.editable = ['', '1', 'true'].includes(value);
       }
     } else if (key === 'hide') {
       for (const name of value.split(',').filter(Boolean)) {
         if (HIDEABLE.includes(name)) result.hide.push(name);
-        else result.warnings.push(`hash: hide=${quote(name)} is unknown (known: ${HIDEABLE.join(', ')}); ignored`);
+        else result.warnings.push(`hash: hide=${quoteText(name)} is unknown (known: ${HIDEABLE.join(', ')}); ignored`);
       }
     } else {
-      result.warnings.push(`hash: unknown key ${quote(key)} (known: ${[...HASH_ATTRIBUTE_KEYS, 'editable', 'hide'].join(', ')}); ignored`);
+      result.warnings.push(`hash: unknown key ${quoteText(key)} (known: ${[...HASH_ATTRIBUTE_KEYS, 'editable', 'hide'].join(', ')}); ignored`);
     }
   }
   return result;

@@ -14,6 +14,7 @@ import { shortestFloat32 } from '../views/format.js';
 import {
   ConfigError, formatMatrix, formatTokens, parseMatrix, parseTokens, usesTrainedHead,
 } from '../elements/element-config.js';
+import { quoteText } from './quote-text.js';
 
 /** Whether parsed settings give tokens only: part one then shows the trained head on them. */
 export const needsTrainedHead = (settings) => usesTrainedHead((field) => settings[field] !== undefined);
@@ -271,7 +272,7 @@ export function stateToHash(state) {
 
 function wholeNumber(key, text, max) {
   if (!/^\d{1,10}$/u.test(text) || Number(text) > max) {
-    throw new ConfigError(key, `${JSON.stringify(text.slice(0, 12))} is not a whole number from 0 to ${max}`);
+    throw new ConfigError(key, `${quoteText(text, 12)} is not a whole number from 0 to ${max}`);
   }
   return Number(text);
 }
@@ -302,8 +303,7 @@ export function parseStateHash(hash) {
   // and does not say "ignored" as the embed page's (which skips one key and uses the rest) does.
   const stranger = unknownKey(shared);
   if (stranger !== undefined) {
-    const shown = stranger.length > 24 ? `${stranger.slice(0, 24)}\u2026` : stranger;
-    return refuse(`unknown key ${JSON.stringify(shown)} (this page reads ${[...SHARED_KEYS, ...PAGE_KEYS].join(', ')})`);
+    return refuse(`unknown key ${quoteText(stranger)} (this page reads ${[...SHARED_KEYS, ...PAGE_KEYS].join(', ')})`);
   }
   const parsed = parseEmbedHash(shared.join('&'));
   if (parsed.warnings.length > 0) return refuse(parsed.warnings[0].replace(/^hash: /u, '').replace(/; ignored$/u, ''));

@@ -16,6 +16,7 @@ import { ConfigError } from '../elements/element-config.js';
 import { PAGE_LIMITS } from './page-state.js';
 import { BILL_LINES, KIND_NAMES, practiceKind } from '../practice/practice-cells.js';
 import { LEVEL_NAMES, ROUND_NAMES } from '../practice/rounds.js';
+import { quoteText } from './quote-text.js';
 
 /**
  * The hash keys of an exercise, in the order they are written. None is a key of the page's
@@ -29,8 +30,6 @@ export const PRACTICE_LIMITS = Object.freeze({ maxItems: 256, maxTextLength: 409
 
 const ITEM = /^([a-z][a-z-]*)(?::([0-9a-z_.]+))?$/u;
 const WHOLE = /^(0|[1-9]\d{0,2})$/u;
-
-const quote = (text) => JSON.stringify(text.length > 24 ? `${text.slice(0, 24)}\u2026` : text);
 
 /**
  * Reads a blank list (the `practice` attribute, or the hash's `practice` value).
@@ -54,7 +53,7 @@ export function parseBlankList(text, attribute = 'practice') {
   return parts.map((part) => {
     const item = parseItem(part, attribute);
     const canonical = formatItem(item);
-    if (seen.has(canonical)) throw new ConfigError(attribute, `names ${quote(canonical)} twice`);
+    if (seen.has(canonical)) throw new ConfigError(attribute, `names ${quoteText(canonical)} twice`);
     seen.add(canonical);
     return item;
   });
@@ -64,19 +63,19 @@ function parseItem(part, attribute) {
   if (part === '') throw new ConfigError(attribute, 'has an empty item (two commas in a row, or one at an end)');
   const match = ITEM.exec(part);
   if (!match) {
-    throw new ConfigError(attribute, `${quote(part)} is not kind, kind:row or kind:row.col (for example weights:3.1)`);
+    throw new ConfigError(attribute, `${quoteText(part)} is not kind, kind:row or kind:row.col (for example weights:3.1)`);
   }
   const [, name, position] = match;
   const kind = practiceKind(name);
-  if (!kind) throw new ConfigError(attribute, `${quote(name)} is not a kind of cell; known: ${KIND_NAMES.join(', ')}`);
+  if (!kind) throw new ConfigError(attribute, `${quoteText(name)} is not a kind of cell; known: ${KIND_NAMES.join(', ')}`);
   if (position === undefined) return { kind: name, index: [] };
   const indices = position.split('.');
   if (indices.length > kind.indices.length) {
-    throw new ConfigError(attribute, `${quote(part)} has ${indices.length} indices; a ${name} cell has ${kind.indices.length} (${kind.indices.join(', ')})`);
+    throw new ConfigError(attribute, `${quoteText(part)} has ${indices.length} indices; a ${name} cell has ${kind.indices.length} (${kind.indices.join(', ')})`);
   }
   if (kind.source === 'bill') {
     if (!BILL_LINES.includes(indices[0])) {
-      throw new ConfigError(attribute, `${quote(part)}: the bill's lines are ${BILL_LINES.join(', ')}`);
+      throw new ConfigError(attribute, `${quoteText(part)}: the bill's lines are ${BILL_LINES.join(', ')}`);
     }
     return { kind: name, index: indices };
   }
@@ -84,7 +83,7 @@ function parseItem(part, attribute) {
     kind: name,
     index: indices.map((index) => {
       if (!WHOLE.test(index)) {
-        throw new ConfigError(attribute, `${quote(part)}: ${quote(index)} is not a whole number from 0 to ${PRACTICE_LIMITS.maxIndex}`);
+        throw new ConfigError(attribute, `${quoteText(part)}: ${quoteText(index)} is not a whole number from 0 to ${PRACTICE_LIMITS.maxIndex}`);
       }
       return Number(index);
     }),
@@ -125,7 +124,7 @@ export function formatPracticeHash({ blanks, round, seed, level, answerKey } = {
 }
 
 function oneOf(key, text, names) {
-  if (!names.includes(text)) throw new ConfigError(key, `${quote(text)} is not one of ${names.join(', ')}`);
+  if (!names.includes(text)) throw new ConfigError(key, `${quoteText(text)} is not one of ${names.join(', ')}`);
   return text;
 }
 
@@ -135,13 +134,13 @@ function readValue(key, text, settings) {
     case 'round': settings.round = oneOf('round', text, ROUND_NAMES); break;
     case 'round_seed':
       if (!/^(0|[1-9]\d{0,9})$/u.test(text) || Number(text) > PAGE_LIMITS.maxSeed) {
-        throw new ConfigError('round_seed', `${quote(text)} is not a whole number from 0 to ${PAGE_LIMITS.maxSeed}`);
+        throw new ConfigError('round_seed', `${quoteText(text)} is not a whole number from 0 to ${PAGE_LIMITS.maxSeed}`);
       }
       settings.seed = Number(text);
       break;
     case 'level': settings.level = oneOf('level', text, LEVEL_NAMES); break;
     case 'answers':
-      if (!['1', '0'].includes(text)) throw new ConfigError('answers', `${quote(text)} should be 1 (show the answer key) or 0`);
+      if (!['1', '0'].includes(text)) throw new ConfigError('answers', `${quoteText(text)} should be 1 (show the answer key) or 0`);
       settings.answerKey = text === '1';
       break;
     default: throw new RangeError(`not a practice key: ${key}`);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace attn::json {
 
@@ -344,15 +345,71 @@ std::string member_path(std::string_view name) {
   bool is_plain = !name.empty() && name.size() <= 64;
   for (const char c : name) is_plain = is_plain && plain(c);
   if (is_plain) return std::string(name);
-  std::size_t length = name.size();
-  if (length > 32) {
-    length = 32;  // back to the start of a UTF-8 character
-    while (length > 0 && (static_cast<unsigned char>(name[length]) & 0xC0) == 0x80) --length;
-  }
+  const std::string_view shown = utf8_prefix(name, 32);
   std::string path;
-  write_string(path, name.substr(0, length));
-  if (length < name.size()) path.insert(path.size() - 1, "...");
+  write_string(path, shown);
+  if (shown.size() < name.size()) path.insert(path.size() - 1, "...");
   return path;
+}
+
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t length = max_bytes;  // back to the start of a UTF-8 character
+  while (length > 0 && (static_cast<unsigned char>(text[length]) & 0xC0) == 0x80) --length;
+  return text.substr(0, length);
+}
+
+namespace {
+
+// The code point of the UTF-8 character that starts `text`, and its length in bytes; a byte that
+// does not start a whole character counts as a character of its own (code point 0xFFFD).
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text) {
+  const auto byte = [&](std::size_t n) { return static_cast<unsigned char>(text[n]); };
+  const unsigned char lead = byte(0);
+  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || length > text.size()) return {0xFFFD, 1};
+  char32_t code = length == 1 ? lead : lead & (0xFF >> (length + 1));
+  for (std::size_t n = 1; n < length; ++n) {
+    if ((byte(n) & 0xC0) != 0x80) return {0xFFFD, 1};
+    code = (code << 6) | (byte(n) & 0x3F);
+  }
+  return {code, length};
+}
+
+// Formatting characters that show as nothing, or that turn the text after them around (the
+// bidirectional embeddings, overrides and isolates): a message writes them as \u escapes.
+bool invisible(char32_t c) {
+  return c == 0x00AD || c == 0x061C || c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+         (c >= 0x2066 && c <= 0x206F) || c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFB);
+}
+
+}  // namespace
+
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
+  static const char hex[] = "0123456789abcdef";
+  const std::string_view shown = utf8_prefix(text, max_bytes);
+  std::string quoted = "\"";
+  std::size_t written = 0;  // bytes of `shown` already in `quoted`
+  const auto write_up_to = [&](std::size_t end) {
+    std::string part;
+    write_string(part, shown.substr(written, end - written));
+    quoted.append(part, 1, part.size() - 2);  // without its quotes
+  };
+  for (std::size_t at = 0; at < shown.size();) {
+    const auto [code, length] = decode_utf8(shown.substr(at));
+    if (invisible(code)) {
+      write_up_to(at);
+      quoted += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) quoted += hex[(code >> shift) & 0xF];
+      written = at + length;
+    }
+    at += length;
+  }
+  write_up_to(shown.size());
+  if (shown.size() < text.size()) quoted += "…";
+  quoted += '"';
+  return quoted;
 }
 
 void write_string(std::string& out, std::string_view text) {

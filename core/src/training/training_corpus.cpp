@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "attention/json/json.h"
 #include "attention/reference/seeded_random.h"
 
 namespace attn::training {
@@ -164,9 +165,8 @@ std::variant<Sentence, InputError> encode_words(const std::vector<std::string>& 
   for (std::size_t n = 0; n < words.size(); ++n) {
     const auto found = std::lower_bound(vocabulary.begin(), vocabulary.end(), words[n]);
     if (found == vocabulary.end() || *found != words[n]) {
-      std::string shown = words[n].size() > 32 ? words[n].substr(0, 32) + "…" : words[n];
       return make_input_error(path + '[' + std::to_string(n) + ']',
-                              "\"" + shown + "\" is not in the vocabulary of " +
+                              json::quoted_excerpt(words[n], 32) + " is not in the vocabulary of " +
                                   std::to_string(vocabulary.size()) +
                                   " words; nearest: " + nearest_words(words[n], vocabulary));
     }

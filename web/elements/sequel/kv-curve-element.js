@@ -8,6 +8,7 @@ import { ConfigError } from '../element-config.js';
 import { renderCurve } from '../../views/sequel/curve-view.js';
 import { VARIANTS, VARIANT_LABELS, parseDecimal, parseWhole } from './sequel-config.js';
 import { SequelElement } from './sequel-element-base.js';
+import { quoteText } from '../../state/quote-text.js';
 
 const DEFAULT_MODELS = ['llama-3-8b', 'gemma-3-27b'];
 // The toy layers as kvBill shapes: 4 query heads of 4 numbers; MLA caches a latent alone.
@@ -15,7 +16,7 @@ const TOY_SHAPES = { mha: { n_kv_heads: 4 }, gqa: {}, mqa: { n_kv_heads: 1 }, ml
 const DARK_SCHEME = '(prefers-color-scheme: dark)';
 
 const list = (text) => String(text).split(/[\s,]+/u).filter(Boolean);
-const quoted = (names) => names.map((name) => JSON.stringify(name.length > 24 ? `${name.slice(0, 24)}\u2026` : name)).join(', ');
+const quoted = (names) => names.map((name) => quoteText(name)).join(', ');
 
 /** The models a `models` value names ("none": no model), or a ConfigError naming every unknown one. */
 export function parseModels(text, names) {
@@ -99,7 +100,7 @@ export class AttentionKvCurveElement extends SequelElement {
     const { models, refused } = chooseModels(read('models'), names);
     const toys = read('toy-variants') === null ? VARIANTS : list(read('toy-variants')).filter((name) => name !== 'none');
     for (const name of toys) {
-      if (!VARIANTS.includes(name)) throw new ConfigError('toy-variants', `${JSON.stringify(name)} is not one of ${VARIANTS.join(', ')} or none`);
+      if (!VARIANTS.includes(name)) throw new ConfigError('toy-variants', `${quoteText(name)} is not one of ${VARIANTS.join(', ')} or none`);
     }
     const bill = this.#followedBill(read('bill'));
     // The curve's own GPU, else the followed bill's, else the core's default.

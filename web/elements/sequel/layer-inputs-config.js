@@ -4,7 +4,8 @@
 // (cell-editing.js): the cell named, why, and what it keeps.
 
 import { formatMatrix, formatTokens } from '../element-config.js';
-import { cellName, quoted } from '../cell-editing.js';
+import { cellName } from '../cell-editing.js';
+import { quoteTyped } from '../../state/quote-text.js';
 import { shortestFloat32 } from '../../views/format.js';
 import { formatVectorValue } from '../../views/sequel/layer-inputs-view.js';
 
@@ -86,7 +87,7 @@ export function fieldRefusal(label, why, kept, subject = 'it was') {
 }
 
 /** "“the cat sat on”", "seed 1": the kept value as a refusal names it. */
-export const keptTokens = (tokens) => quoted(formatTokens(tokens), 60);
+export const keptTokens = (tokens) => quoteTyped(formatTokens(tokens), 60);
 export const keptSeed = (seed) => `seed ${seed}`;
 
 /** Text of the seed field that is a whole number of at most 16 digits, or null. */
@@ -94,5 +95,3 @@ export function parseSeedText(text) {
   const trimmed = String(text).trim();
   return /^\d{1,16}$/u.test(trimmed) ? Number(trimmed) : null;
 }
-
-export { quoted as quoteTyped };

@@ -14,8 +14,9 @@ import { AttentionElementBase, computingNote } from '../element-base.js';
 import { REQUEST_ATTRIBUTES, requestFrom, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import {
-  cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, parseForIds, parseSeedText, quoteTyped,
+  cellRefusal, feedFor, fieldRefusal, formatVectors, keptSeed, keptTokens, parseForIds, parseSeedText,
 } from './layer-inputs-config.js';
+import { quoteTyped } from '../../state/quote-text.js';
 import { notANumber } from '../cell-editing.js';
 import { formatVectorValue, renderLayerFields, renderVectorTable, updateVectorTable } from '../../views/sequel/layer-inputs-view.js';
 

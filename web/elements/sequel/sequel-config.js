@@ -9,6 +9,7 @@
 import { ConfigError, parseMatrix, parseNumberText, parseTokens } from '../element-config.js';
 import { LAYER_DEFAULTS } from '../../state/variant-names.js';
 import { parseWhole } from '../request-config.js';
+import { quoteText } from '../../state/quote-text.js';
 
 export { parseWhole, requestFrom, rewordCoreError } from '../request-config.js';
 
@@ -37,15 +38,10 @@ export const DEFAULT_VARIANT_PARTS = Object.freeze(['sharing', 'cache', 'weights
 export const BILL_PARTS = Object.freeze(['variants', 'compare', 'presets']);
 export const DEFAULT_BILL_PARTS = Object.freeze(['compare']);
 
-function quote(text, limit = 24) {
-  const shown = text.length > limit ? `${text.slice(0, limit)}\u2026` : text;
-  return JSON.stringify(shown);
-}
-
 /** A number attribute: decimals and exponents allowed ("0.5", "8.03e9"). */
 export function parseDecimal(attribute, text) {
   const value = parseNumberText(text);
-  if (value === null) throw new ConfigError(attribute, `${quote(String(text).trim())} is not a number`);
+  if (value === null) throw new ConfigError(attribute, `${quoteText(String(text).trim())} is not a number`);
   return value;
 }
 
@@ -60,7 +56,7 @@ export function parseWholeList(attribute, text) {
 export function parseChoice(attribute, text, choices) {
   const trimmed = String(text).trim();
   if (!choices.includes(trimmed)) {
-    throw new ConfigError(attribute, `${quote(trimmed)} is not one of ${choices.join(', ')}`);
+    throw new ConfigError(attribute, `${quoteText(trimmed)} is not one of ${choices.join(', ')}`);
   }
   return trimmed;
 }
@@ -70,7 +66,7 @@ export function parseParts(attribute, text, allowed) {
   const names = String(text).split(/[\s,]+/u).filter(Boolean);
   if (names.length === 0) throw new ConfigError(attribute, `names nothing; use one or more of ${allowed.join(', ')}`);
   for (const name of names) {
-    if (!allowed.includes(name)) throw new ConfigError(attribute, `unknown part ${quote(name)}; the parts are ${allowed.join(', ')}`);
+    if (!allowed.includes(name)) throw new ConfigError(attribute, `unknown part ${quoteText(name)}; the parts are ${allowed.join(', ')}`);
   }
   return [...new Set(names)];
 }
@@ -172,7 +168,7 @@ export function variantRequest(variant, request) {
     case 'mqa': return { method: 'groupedAttention', request: { ...layer, n_kv_heads: 1 } };
     case 'gqa': return { method: 'groupedAttention', request: kvHeads === undefined ? layer : { ...layer, n_kv_heads: kvHeads } };
     case 'mla': return { method: 'latentAttention', request: latent === undefined ? layer : { ...layer, d_latent: latent } };
-    default: throw new ConfigError('variant', `${quote(String(variant))} is not one of ${VARIANTS.join(', ')}`);
+    default: throw new ConfigError('variant', `${quoteText(String(variant))} is not one of ${VARIANTS.join(', ')}`);
   }
 }
 

@@ -52,6 +52,17 @@ ParseResult parse(std::string_view text);
 // first 32 bytes, so that no name can make a message start empty, span lines or grow unbounded.
 std::string member_path(std::string_view name);
 
+// The longest start of `text` of at most `max_bytes` bytes that ends where a UTF-8 character
+// ends: a message that quotes the start of a long text never cuts a character in two (which a
+// reader would see as a replacement character).
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
+// `text` as a message quotes it: JSON-quoted and escaped, its first `max_bytes` bytes at most
+// (whole characters), with "…" inside the quotes where it was cut, and the invisible formatting
+// characters (zero-width ones, bidirectional overrides and isolates) written as \u escapes, so
+// that none can hide in the message or turn the rest of it around.
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes);
+
 // Writer helpers. Floats are written with 9 significant digits (they round-trip a float32).
 // JSON has no infinity or NaN, and null already means "absent" in the answers, so a non-finite
 // value is written as the one tagged object {"non_finite":"-Infinity"} ("Infinity", "NaN"):
