@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "attention/article/article_claims.h"
+#include "attention/json/json.h"
 #include "attention/json/json_io.h"
 #include "attention/reference/trace.h"
 #include "attention/training/trainer_json.h"
@@ -74,7 +75,8 @@ int run_json(const std::string& source) {
 // the native build's numbers, for comparing with the browser's.
 int run_training(const std::string& steps, const std::string& seed) {
   if (seed.empty() || seed.find_first_not_of("0123456789") != std::string::npos)
-    return fail_input("--seed: must be a whole number from 0 to 2^53 - 1, got \"" + seed + "\"");
+    return fail_input("--seed: must be a whole number from 0 to 2^53 - 1, got " +
+                      attn::json::quoted_excerpt(seed, 40));
   const auto created = attn::training::trainer_from_json("{\"seed\":" + seed + "}");
   if (const auto* error = std::get_if<attn::InputError>(&created))
     return fail_input("--seed: " + error->message);
@@ -84,6 +86,29 @@ int run_training(const std::string& steps, const std::string& seed) {
     return fail_input("--train: " + error->message);
   std::cout << attn::training::trainer_state_json(trainer) << '\n';
   return 0;
+}
+
+// What is wrong with a command line that matches no usage line: the first argument out of
+// place, named, so that a typo is found without comparing the line with the usage.
+std::string bad_arguments(int argc, char** argv) {
+  const auto quoted = [](const char* argument) { return attn::json::quoted_excerpt(argument, 40); };
+  const std::string first = argv[1];
+  const auto extra = [&](int at, const std::string& after) {
+    return "unexpected argument " + quoted(argv[at]) + " after " + after;
+  };
+  if (first == "--help" || first == "-h") return extra(2, first);
+  if (first == "--json") {
+    if (argc == 2) return "--json needs a FILE (- reads standard input)";
+    return extra(3, "--json FILE");
+  }
+  if (first == "--train") {
+    if (argc == 2) return "--train needs a number of STEPS";
+    if (std::string(argv[3]) != "--seed") return extra(3, "--train STEPS");
+    if (argc == 4) return "--seed needs a number";
+    return extra(5, "--train STEPS --seed S");
+  }
+  if (first == "--seed") return "--seed goes after --train STEPS";
+  return "unknown argument " + quoted(argv[1]);
 }
 
 }  // namespace
@@ -98,6 +123,6 @@ int main(int argc, char** argv) {
   if (argc == 3 && first == "--json") return run_json(argv[2]);
   if (first == "--train" && (argc == 3 || (argc == 5 && std::string(argv[3]) == "--seed")))
     return run_training(argv[2], argc == 5 ? argv[4] : "1");
-  std::cerr << "error: unexpected arguments\n" << usage;
+  std::cerr << "error: " << bad_arguments(argc, argv) << '\n' << usage;
   return 2;
 }

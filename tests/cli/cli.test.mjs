@@ -261,11 +261,24 @@ test('--json with a file that does not exist: exit 2 naming the file', () => {
   assert.equal(stderr.trim().split('\n').length, 1);
 });
 
-test('an unknown flag: exit 2 with the usage on stderr', () => {
-  for (const args of [['--bogus'], ['--json'], ['--json', '-', 'extra'], ['-x', 'y']]) {
+test('an unknown flag: exit 2 naming the argument out of place, with the usage on stderr', () => {
+  for (const [args, named] of [
+    [['--bogus'], 'error: unknown argument "--bogus"'],
+    [['--json'], 'error: --json needs a FILE (- reads standard input)'],
+    [['--json', '-', 'extra'], 'error: unexpected argument "extra" after --json FILE'],
+    [['-x', 'y'], 'error: unknown argument "-x"'],
+    [['--help', 'me'], 'error: unexpected argument "me" after --help'],
+    [['--train'], 'error: --train needs a number of STEPS'],
+    [['--train', '5', '--sed', '2'], 'error: unexpected argument "--sed" after --train STEPS'],
+    [['--train', '5', '--seed'], 'error: --seed needs a number'],
+    [['--train', '5', '--seed', '2', 'x'], 'error: unexpected argument "x" after --train STEPS --seed S'],
+    [['--seed', '2'], 'error: --seed goes after --train STEPS'],
+    [['\u202e'], 'error: unknown argument "\\u202e"'],
+  ]) {
     const { code, stdout, stderr } = run(args);
     assert.equal(code, 2, `args ${args.join(' ')}`);
     assert.equal(stdout, '');
+    assert.equal(stderr.split('\n')[0], named, `args ${args.join(' ')}`);
     assert.match(stderr, /usage/);
   }
 });
