@@ -231,3 +231,36 @@ TEST_CASE("json: write_string escapes what it must and reads back unchanged", "[
   attn::json::write_string(simple, "a\"b\\c\nd");
   CHECK(simple == R"("a\"b\\c\nd")");
 }
+
+TEST_CASE("json: quoted_excerpt quotes a text for a message, whole characters, nothing invisible",
+          "[json]") {
+  using attn::json::quoted_excerpt;
+  using attn::json::utf8_prefix;
+  CHECK(quoted_excerpt("cat", 32) == "\"cat\"");
+  CHECK(quoted_excerpt("a \"b\"\n", 32) == R"("a \"b\"\n")");
+  CHECK(quoted_excerpt(std::string(40, 'x'), 32) == "\"" + std::string(32, 'x') + "\xE2\x80\xA6\"");
+  // "€" is 3 bytes: 32 bytes end inside the eleventh, so ten are shown.
+  std::string euros;
+  for (int n = 0; n < 20; ++n) euros += "\xE2\x82\xAC";
+  CHECK(utf8_prefix(euros, 32) == euros.substr(0, 30));
+  CHECK(utf8_prefix(euros, 3) == euros.substr(0, 3));
+  CHECK(utf8_prefix(euros, 2).empty());
+  CHECK(quoted_excerpt(euros, 32) == "\"" + euros.substr(0, 30) + "\xE2\x80\xA6\"");
+  // A right-to-left override, a zero-width space and a byte-order mark as \u escapes; other
+  // characters as they are.
+  CHECK(quoted_excerpt("a\xE2\x80\xAE" "b\xE2\x80\x8B" "c\xEF\xBB\xBF\xC3\xA9", 32) ==
+        R"("a\u202eb\u200bc\ufeff)" "\xC3\xA9\"");
+  // A byte that starts no whole character is kept as the writer keeps it, not read past.
+  CHECK(quoted_excerpt("\xE2\x80", 32) == "\"\xE2\x80\"");
+}
+
+TEST_CASE("json: messages that name a member quote it in part", "[json]") {
+  const std::string long_name = std::string(1000, 'k') + "\xE2\x80\xAE";
+  const attn::json::ParseResult twice = attn::json::parse("{\"" + long_name + "\":1,\"" + long_name + "\":2}");
+  REQUIRE_FALSE(twice.value);
+  CHECK(twice.error.find("member \"" + std::string(32, 'k') + "\xE2\x80\xA6\" appears twice") !=
+        std::string::npos);
+  CHECK(twice.error.size() < 120);
+  CHECK(attn::json::member_path("a b\xE2\x80\xAE") == R"("a b\u202e")");
+  CHECK(attn::json::member_path("plain_name") == "plain_name");
+}

@@ -126,7 +126,7 @@ class Parser {
       if (peek() != '"') return fail("expected a quoted member name");
       std::string key;
       if (!parse_string(key)) return false;
-      if (out.find(key)) return fail("member \"" + key + "\" appears twice");
+      if (out.find(key)) return fail("member " + quoted_excerpt(key, 32) + " appears twice");
       skip_space();
       if (peek() != ':') return fail("expected ':' after the member name");
       ++pos_;
@@ -345,11 +345,7 @@ std::string member_path(std::string_view name) {
   bool is_plain = !name.empty() && name.size() <= 64;
   for (const char c : name) is_plain = is_plain && plain(c);
   if (is_plain) return std::string(name);
-  const std::string_view shown = utf8_prefix(name, 32);
-  std::string path;
-  write_string(path, shown);
-  if (shown.size() < name.size()) path.insert(path.size() - 1, "...");
-  return path;
+  return quoted_excerpt(name, 32);
 }
 
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {

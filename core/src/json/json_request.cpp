@@ -27,7 +27,7 @@ std::string got(const Value& value, NumberInGot number) {
   if (value.type == Type::number && number == NumberInGot::value) {
     json::write_number(text, value.number);
   } else if (value.type == Type::string && value.string.size() <= 32) {
-    json::write_string(text, value.string);
+    text += json::quoted_excerpt(value.string, 32);
   } else {
     text += json::type_name(value.type);
   }

@@ -184,8 +184,9 @@ std::variant<Corpus, InputError> build_corpus(const CorpusText& text) {
   std::set<std::string> distinct;
   for (const auto& words : train_words) distinct.insert(words.begin(), words.end());
   if (distinct.size() < 2)
-    return make_input_error("corpus.train", "has only one distinct word, \"" + *distinct.begin() +
-                                                "\"; there is nothing to learn");
+    return make_input_error("corpus.train", "has only one distinct word, " +
+                                                json::quoted_excerpt(*distinct.begin(), 32) +
+                                                "; there is nothing to learn");
   if (distinct.size() > CorpusLimits::max_vocabulary)
     return make_input_error("corpus.train", "has " + std::to_string(distinct.size()) +
                                                 " distinct words; the limit is " +

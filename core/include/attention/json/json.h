@@ -48,8 +48,8 @@ inline constexpr std::size_t max_depth = 64;
 ParseResult parse(std::string_view text);
 
 // A member name as the path that starts an error message: the name itself when it is a plain
-// word (letters, digits, '_', at most 64 bytes), otherwise JSON-quoted and escaped, cut to its
-// first 32 bytes, so that no name can make a message start empty, span lines or grow unbounded.
+// word (letters, digits, '_', at most 64 bytes), otherwise quoted as quoted_excerpt quotes it (at
+// most 32 bytes), so that no name can make a message start empty, span lines or grow unbounded.
 std::string member_path(std::string_view name);
 
 // The longest start of `text` of at most `max_bytes` bytes that ends where a UTF-8 character
