@@ -31,6 +31,14 @@ describe('the embed hash', () => {
     assert.match(settings.warnings.join('\n'), /editable="maybe"/);
   });
 
+  it('keeps the first of a key given twice, and says so', () => {
+    const settings = parseEmbedHash('#tokens=the%20cat&mask=none&tokens=a%20dog&editable=0&editable=1&hide=controls&hide=footer');
+    assert.deepEqual(settings.attributes, { tokens: 'the cat', mask: 'none' });
+    assert.equal(settings.editable, false);
+    assert.deepEqual(settings.hide, ['controls']);
+    assert.deepEqual(settings.warnings, ['tokens', 'editable', 'hide'].map((key) => `hash: ${key} is given more than once; ignored`));
+  });
+
   it('formatEmbedHash writes what parseEmbedHash reads back', () => {
     const settings = {
       attributes: { tokens: '["New York", "&=#"]', q: '[[1,-2.5e-3]]', mask: 'none', row: '-1' },

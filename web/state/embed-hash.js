@@ -30,6 +30,7 @@ export function parseEmbedHash(hash) {
   const result = { attributes: {}, editable: true, hide: [], warnings: [] };
   const text = String(hash).replace(/^#/u, '');
   if (text === '') return result;
+  const seen = new Set();
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -44,6 +45,14 @@ export function parseEmbedHash(hash) {
       result.warnings.push(`hash: ${quoteText(part)} is not valid percent-encoding; ignored`);
       continue;
     }
+    // A key given twice is a link made by hand or cut and pasted together: which value was meant
+    // cannot be known, so the first one stands and the repeat is said.
+    const known = HASH_ATTRIBUTE_KEYS.includes(key) || key === 'editable' || key === 'hide';
+    if (known && seen.has(key)) {
+      result.warnings.push(`hash: ${key} is given more than once; ignored`);
+      continue;
+    }
+    if (known) seen.add(key);
     if (HASH_ATTRIBUTE_KEYS.includes(key)) {
       result.attributes[key] = value;
     } else if (key === 'editable') {

@@ -296,8 +296,9 @@ export function parseStateHash(hash) {
   const shared = [];
   for (const part of text.split('&')) {
     const key = part.slice(0, part.indexOf('=') < 0 ? part.length : part.indexOf('='));
-    if (PAGE_KEYS.includes(key)) own[key] = part.slice(key.length + 1);
-    else shared.push(part);
+    if (!PAGE_KEYS.includes(key)) shared.push(part);
+    else if (Object.hasOwn(own, key)) return refuse(`${key} is given more than once`);
+    else own[key] = part.slice(key.length + 1);
   }
   // The whole link is refused, so the message lists every key this page writes and reads,
   // and does not say "ignored" as the embed page's (which skips one key and uses the rest) does.
