@@ -44,6 +44,7 @@ export function parseSequelHash(hash) {
   const result = { shared: {}, sections: {}, warnings: [] };
   const text = String(hash).replace(/^#/u, '');
   if (text === '') return result;
+  const seen = new Set();
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -56,6 +57,12 @@ export function parseSequelHash(hash) {
       result.warnings.push(`${quoteText(part)} is not valid percent-encoding`);
       continue;
     }
+    // Which of two values was meant cannot be known: the first stands, the repeat is said.
+    if (seen.has(key)) {
+      result.warnings.push(`${quoteText(key)}: given twice; the first is kept`);
+      continue;
+    }
+    seen.add(key);
     if (SHARED_KEYS.includes(key)) {
       try {
         if (key === 'tokens') {

@@ -36,7 +36,7 @@ describe('the embed hash', () => {
     assert.deepEqual(settings.attributes, { tokens: 'the cat', mask: 'none' });
     assert.equal(settings.editable, false);
     assert.deepEqual(settings.hide, ['controls']);
-    assert.deepEqual(settings.warnings, ['tokens', 'editable', 'hide'].map((key) => `hash: ${key} is given more than once; ignored`));
+    assert.deepEqual(settings.warnings, ['tokens', 'editable', 'hide'].map((key) => `hash: ${key}: given twice; ignored`));
   });
 
   it('formatEmbedHash writes what parseEmbedHash reads back', () => {

@@ -159,10 +159,10 @@ describe('the state in the URL hash', () => {
       ['#tokens=%E0%A4%A', /not valid percent-encoding/],
       ['#steps=scores', /belongs to the embed page/],
       ['#hide=footer', /belong to the embed page/],
-      ['#tokens=the&tokens=cat', /^tokens is given more than once$/],
-      ['#mask=none&q=[[1]]&mask=causal', /^mask is given more than once$/],
-      ['#seed=1&seed=2', /^seed is given more than once$/],
-      ['#step=1&scale=d&step=2', /^step is given more than once$/],
+      ['#tokens=the&tokens=cat', /^tokens: given twice$/],
+      ['#mask=none&q=[[1]]&mask=causal', /^mask: given twice$/],
+      ['#seed=1&seed=2', /^seed: given twice$/],
+      ['#step=1&scale=d&step=2', /^step: given twice$/],
     ];
     for (const [hash, pattern] of cases) {
       const { settings, problem } = parseStateHash(hash);

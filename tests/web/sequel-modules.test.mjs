@@ -101,6 +101,13 @@ describe('the sequel page\u2019s hash', () => {
     for (const part of ['seed', 'tokens: names no token', 'x:', '"mystery"', '"flash.colour"', 'percent-encoding']) assert.ok(text.includes(part), part);
   });
 
+  it('keeps the first of a setting given twice, and names the repeat', () => {
+    const parsed = state.parseSequelHash('#seed=3&gqa.n-kv-heads=2&seed=4&gqa.n-kv-heads=1');
+    assert.deepEqual(parsed.shared, { seed: 3 });
+    assert.deepEqual(parsed.sections, { gqa: { 'n-kv-heads': '2' } });
+    assert.deepEqual(parsed.warnings, ['"seed": given twice; the first is kept', '"gqa.n-kv-heads": given twice; the first is kept']);
+  });
+
   it('writes only what differs from the page\u2019s start, and reads it back', () => {
     const defaults = { shared: { tokens: ['the', 'cat'], seed: 1 }, sections: { bill: { preset: 'llama-3-8b' } } };
     assert.equal(state.formatSequelHash({ shared: { tokens: ['the', 'cat'], seed: 1 }, sections: { bill: { preset: 'llama-3-8b' } } }, defaults), '');

@@ -49,7 +49,7 @@ export function parseEmbedHash(hash) {
     // cannot be known, so the first one stands and the repeat is said.
     const known = HASH_ATTRIBUTE_KEYS.includes(key) || key === 'editable' || key === 'hide';
     if (known && seen.has(key)) {
-      result.warnings.push(`hash: ${key} is given more than once; ignored`);
+      result.warnings.push(`hash: ${key}: given twice; ignored`);
       continue;
     }
     if (known) seen.add(key);

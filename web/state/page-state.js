@@ -297,7 +297,7 @@ export function parseStateHash(hash) {
   for (const part of text.split('&')) {
     const key = part.slice(0, part.indexOf('=') < 0 ? part.length : part.indexOf('='));
     if (!PAGE_KEYS.includes(key)) shared.push(part);
-    else if (Object.hasOwn(own, key)) return refuse(`${key} is given more than once`);
+    else if (Object.hasOwn(own, key)) return refuse(`${key}: given twice`);
     else own[key] = part.slice(key.length + 1);
   }
   // The whole link is refused, so the message lists every key this page writes and reads,
