@@ -99,6 +99,17 @@ describe('<attention-heads>', { timeout: TEST_TIMEOUT * 2 }, () => {
     assert.deepEqual(await opened.cspViolations(), []);
     await assertLayer(page, 'own', { mask: 'none', scale: 'd', dModel: 16, nHeads: 4, tokens: ['the', 'cat', 'sat', 'on'] });
     await assertLayer(page, 'narrow', { mask: 'causal', scale: 'sqrt_d', dModel: 6, nHeads: 2, tokens: ['a', 'b', 'c'] });
+    await assertLayer(page, 'single', { mask: 'causal', scale: 'sqrt_d', dModel: 1, nHeads: 1, tokens: ['a', 'b'] });
+  });
+
+  it('counts in its captions agree with their nouns: one head of one number', async () => {
+    await openDisclosures(page, 'single');
+    const captions = await page.evaluate(() => Array.from(
+      document.getElementById('single').shadowRoot.querySelectorAll('caption'), (caption) => caption.textContent));
+    assert.ok(captions.includes('x \u00b7 the token vectors (seeded), 1 number each'), captions.join(' | '));
+    assert.ok(captions.includes('Head 1 \u00b7 out (1 number per token)'), captions.join(' | '));
+    assert.ok(captions.some((text) => text.startsWith('W_O \u00b7 maps the one head\u2019s slice')), captions.join(' | '));
+    assert.ok(!captions.some((text) => /\b1 (numbers|heads)\b/u.test(text)), captions.join(' | '));
   });
 
   it('reflects its attributes as properties, and a new seed patches the tables on screen and fires attention-change', async () => {

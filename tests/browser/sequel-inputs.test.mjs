@@ -234,14 +234,14 @@ describe('<attention-layer-inputs> on an author\u2019s page', () => {
       const box = element.shadowRoot.querySelector('.message');
       return { problem: element.problem, shown: !box.hidden, role: box.getAttribute('role'), values: element.values };
     });
-    assert.equal(bad.problem, 'x attribute: has 1 rows but there are 4 tokens (one row per token). Not used: the seeded vectors are used. '
+    assert.equal(bad.problem, 'x attribute: has 1 row but there are 4 tokens (one row per token). Not used: the seeded vectors are used. '
       + 'for attribute: no element has the id \u201cnowhere\u201d; <p id="plain"> takes none of these inputs.');
     assert.deepEqual([bad.shown, bad.role], [true, 'alert']);
     assert.deepEqual(bad.values.tokens, ['the', 'cat', 'sat', 'on']);
     assert.equal(bad.values.x, null);
     assert.equal((await readTable(page, 'bad', 'x')).rows.length, 4);
     assert.deepEqual(await attributes('plain', ['tokens', 'seed', 'x']), { tokens: null, seed: null, x: null });
-    assert.ok(opened.record.warnings.some((text) => text.startsWith('<attention-layer-inputs id="bad">: x attribute: has 1 rows')));
+    assert.ok(opened.record.warnings.some((text) => text.startsWith('<attention-layer-inputs id="bad">: x attribute: has 1 row but')));
     assert.ok(opened.record.warnings.every((text) => !text.startsWith('<attention-layer-inputs id="inputs">')), 'a reader\u2019s typing is not an author\u2019s mistake');
     // Fixing the attribute: the author's vectors are used.
     await page.evaluate(() => document.getElementById('bad').setAttribute('x', JSON.stringify(Array.from({ length: 4 }, () => Array(16).fill(0.5)))));

@@ -261,3 +261,17 @@ TEST_CASE("next_word_to_json: the step-6 numbers of out cat", "[json_io]") {
           scores.probabilities[w]);
   }
 }
+
+TEST_CASE("json_io: counts in messages agree with their nouns", "[json]") {
+  const auto message_of = [](const std::string& text) {
+    const auto parsed = attn::parse_attention_input(text);
+    REQUIRE(std::holds_alternative<attn::InputError>(parsed));
+    return std::get<attn::InputError>(parsed).message;
+  };
+  CHECK(message_of(R"({"tokens":["a","b"],"q":[[1]],"k":[[1],[2]],"v":[[1],[2]]})") ==
+        "q: has 1 row but there are 2 tokens (one row per token)");
+  CHECK(message_of(R"({"tokens":["a"],"q":[[1],[2]],"k":[[1]],"v":[[1]]})") ==
+        "q: has 2 rows but there is 1 token (one row per token)");
+  CHECK(message_of(R"({"tokens":["a","b"],"q":[[1,2],[3,4]],"k":[[1],[2]],"v":[[1,2],[3,4]]})")
+            .find("has 1 value") != std::string::npos);
+}

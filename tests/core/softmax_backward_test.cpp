@@ -143,7 +143,7 @@ TEST_CASE("softmax_backward_json: bad requests name the field", "[softmax_backwa
       {R"({"weights":[0.5,0.5],"upstream":7})", "upstream", nullptr},
       {R"({"weights":[[1],[0.5,0.5]],"upstream":[[1],[1,2,3]]})", "upstream[1]", "expected 2"},
       {R"({"weights":[[1],[0.5,0.6]],"upstream":[[1],[1,2]]})", "weights[1]", "adds up to"},
-      {R"({"weights":[[1],[0.5,0.5]],"upstream":[[1]]})", "upstream", "1 rows"},
+      {R"({"weights":[[1],[0.5,0.5]],"upstream":[[1]]})", "upstream", "has 1 row but weights has 2"},
       {R"({"weights":[[1],0.5],"upstream":[[1],[1]]})", "weights[1]", "array"},
       {R"({"weights":[[1],[1]],"upstream":[1,1]})", "upstream[0]", "array"},
   };

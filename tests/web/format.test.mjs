@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   MINUS, NEG_INFINITY, formatCompact, formatEstimate, formatFixed, formatPercent, formatProduct,
-  formatSignedTerms, formatVector, float32Rounds, shadeBands, shadeLevel, shortestFloat32,
+  formatSignedTerms, formatVector, float32Rounds, shadeBands, shadeLevel, shortestFloat32, counted,
 } from '../../web/views/format.js';
 import { estimateText } from '../support/estimate-text.mjs';
 
@@ -87,6 +87,16 @@ describe('formatCompact', () => {
     assert.equal(formatCompact(2.5), '2.5');
     assert.equal(formatCompact(-1.25, 1), '\u22121.3');
     assert.equal(formatCompact(10, 3), '10');
+  });
+});
+
+describe('counted', () => {
+  it('puts the noun in the singular for exactly one, in the plural otherwise', () => {
+    assert.equal(counted(1, 'token', 'tokens'), '1 token');
+    assert.equal(counted(0, 'token', 'tokens'), '0 tokens');
+    assert.equal(counted(2, 'query head', 'query heads'), '2 query heads');
+    assert.equal(counted(1, 'entry', 'entries'), '1 entry');
+    assert.equal(counted(1024, 'token', 'tokens', (n) => n.toLocaleString('en')), '1,024 tokens');
   });
 });
 

@@ -133,6 +133,18 @@ export function formatEstimate(value, standardError, { maxDecimals = 4, decimals
 }
 
 /**
+ * A count and its noun, as captions and notes write them: "1 token", "2 tokens", "1 head".
+ * `text` writes the number (String by default; the sequel passes its grouped formatCount).
+ * @param {number} count
+ * @param {string} one
+ * @param {string} many
+ * @param {(count: number) => string} [text]
+ */
+export function counted(count, one, many, text = String) {
+  return `${text(count)} ${count === 1 ? one : many}`;
+}
+
+/**
  * A share (0.7201) written as a percentage ("72 %"), with a narrow no-break space.
  * @param {number} fraction
  * @param {number} [decimals=0]

@@ -4,7 +4,7 @@
 // core's multiHead() answer; this only lays it out. Shown again for a layer of the same shape,
 // each table on screen is patched in place (live-table.js), so focus and scrolling stay.
 
-import { DECIMALS, fixed } from './format.js';
+import { DECIMALS, counted, fixed } from './format.js';
 import { element } from './page-slots.js';
 import { presentTable } from './table-block.js';
 import { tableView } from './live-table.js';
@@ -103,7 +103,7 @@ function headCard(doc, number) {
       }));
       out.show(matrixSpec(trace.out, {
         name: `heads-${number}-out`,
-        caption: `Head ${number} \u00b7 out (${layer.head_dim} numbers per token)`,
+        caption: `Head ${number} \u00b7 out (${counted(layer.head_dim, 'number', 'numbers')} per token)`,
         rowLabels: layer.tokens, columnLabels: componentLabels('o', layer.head_dim), decimals: DECIMALS.softmax,
       }));
       return card;
@@ -126,7 +126,9 @@ export function headsView(doc) {
   let cards = [];
   const concat = tableHolder(doc);
   const wo = lazyDisclosure(doc, 'heads-wo', (layer) => [matrixSpec(layer.w_o, {
-    name: 'heads-wo', caption: `W_O \u00b7 mixes the ${layer.n_heads} heads\u2019 slices back into one vector`,
+    name: 'heads-wo', caption: layer.n_heads === 1
+      ? 'W_O \u00b7 maps the one head\u2019s slice back into the model\u2019s vector'
+      : `W_O \u00b7 mixes the ${layer.n_heads} heads\u2019 slices back into one vector`,
     rowLabels: concatLabels(layer), columnLabels: componentLabels('y', layer.d_model), corner: 'from \u2193',
   })]);
   const out = tableHolder(doc);
@@ -134,7 +136,7 @@ export function headsView(doc) {
     show(layer) {
       const { tokens, d_model: dModel } = layer;
       x.show(matrixSpec(layer.x, {
-        name: 'heads-x', caption: `x \u00b7 the token vectors (seeded), ${dModel} numbers each`,
+        name: 'heads-x', caption: `x \u00b7 the token vectors (seeded), ${counted(dModel, 'number', 'numbers')} each`,
         rowLabels: tokens, columnLabels: componentLabels('x', dModel),
       }));
       if (cards.length !== layer.heads.length) {

@@ -71,7 +71,7 @@ std::optional<InputError> read_row(const Value& row, const std::string& path, st
     return make_input_error(path, "has " + std::to_string(row.array.size()) +
                                       " values; the limit is " + std::to_string(max_length));
   if (length != 0 && row.array.size() != length)
-    return make_input_error(path, "has " + std::to_string(row.array.size()) + " values; expected " +
+    return make_input_error(path, "has " + counted(row.array.size(), "value", "values") + "; expected " +
                                       std::to_string(length) + length_meaning);
   out.assign(row.array.size(), 0.0);
   for (std::size_t c = 0; c < row.array.size(); ++c)
@@ -123,8 +123,8 @@ JsonOrError softmax_backward_json(std::string_view request) {
     if (upstream->type != Type::array)
       return make_input_error("upstream", "must be an array of rows like weights, " + got(*upstream));
     if (upstream->array.size() != weights->array.size())
-      return make_input_error("upstream", "has " + std::to_string(upstream->array.size()) +
-                                              " rows but weights has " +
+      return make_input_error("upstream", "has " + counted(upstream->array.size(), "row", "rows") +
+                                              " but weights has " +
                                               std::to_string(weights->array.size()));
     for (std::size_t r = 0; r < weights->array.size(); ++r) {
       weight_rows.push_back(&weights->array[r]);
@@ -229,9 +229,7 @@ JsonOrError multi_head_json(std::string_view request) {
   if (x && x->type != Type::array)
     return make_input_error("x", "must be an array of rows, one per token, " + got(*x));
   if (x && x->array.size() != T)
-    return make_input_error("x", "has " + std::to_string(x->array.size()) +
-                                     " rows but there are " + std::to_string(T) +
-                                     " tokens (one row per token)");
+    return rows_per_token_error("x", x->array.size(), T);
   if (auto error = read_count(root, "n_heads", 1, MultiHeadLimits::max_d_model, n_heads)) return *error;
   if (auto error = layer_tables::check_head_split(d_model, n_heads)) return *error;
   if (auto error = read_seed(root, seed)) return *error;

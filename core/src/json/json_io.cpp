@@ -40,9 +40,7 @@ std::optional<InputError> read_matrix(const json::Value& root, std::string_view 
   if (rows->type != json::Value::Type::array)
     return make_input_error(name, "must be an array of rows, " + got(*rows));
   if (rows->array.size() != token_count)
-    return make_input_error(name, "has " + std::to_string(rows->array.size()) +
-                                      " rows but there are " + std::to_string(token_count) +
-                                      " tokens (one row per token)");
+    return rows_per_token_error(name, rows->array.size(), token_count);
   std::size_t cols = expected_cols;
   if (cols != 0) out = Matrix(token_count, cols);
   for (std::size_t r = 0; r < rows->array.size(); ++r) {
@@ -225,7 +223,7 @@ std::variant<std::vector<float>, InputError> parse_number_row(std::string_view j
   if (row.type != json::Value::Type::array)
     return make_input_error(name, "must be an array of numbers, " + got(row));
   if (row.array.size() != expected_length)
-    return make_input_error(name, "has " + std::to_string(row.array.size()) + " values; expected " +
+    return make_input_error(name, "has " + counted(row.array.size(), "value", "values") + "; expected " +
                                       std::to_string(expected_length));
   std::vector<float> values;
   for (std::size_t c = 0; c < row.array.size(); ++c) {

@@ -208,9 +208,7 @@ std::optional<InputError> read_table(const Value& table, const std::string& path
   if (table.type != Type::array)
     return make_input_error(path, "must be an array of rows, one per token, " + got(table));
   if (table.array.size() != rows)
-    return make_input_error(path, "has " + std::to_string(table.array.size()) +
-                                      " rows but there are " + std::to_string(rows) +
-                                      " tokens (one row per token)");
+    return rows_per_token_error(path, table.array.size(), rows);
   std::size_t width = cols;
   if (width != 0) out = Matrix(rows, width);
   for (std::size_t r = 0; r < rows; ++r) {

@@ -329,9 +329,9 @@ std::optional<InputError> validate_head_dim_study(const HeadDimStudyOptions& opt
   const double work = static_cast<double>(options.samples) * T * T * head_dim_total * 2.0;
   if (work > HeadDimStudyLimits::max_multiplications)
     return make_input_error("samples", "asks for too much work (" +
-                                           std::to_string(options.samples) + " samples of " +
-                                           std::to_string(options.token_count) +
-                                           " tokens over these head_dims); lower samples, "
+                                           counted(options.samples, "sample", "samples") + " of " +
+                                           counted(options.token_count, "token", "tokens") +
+                                           " over these head_dims); lower samples, "
                                            "tokens or head_dims");
   const bool compare_given = options.compare_from != 0 || options.compare_to != 0;
   if (compare_given && (!lists(head_dims, options.compare_from) ||

@@ -125,8 +125,8 @@ std::optional<InputError> validate_quantised_cache(const AttentionInput& input,
   const std::size_t T = input.tokens.size();
   const std::size_t products = T * T * input.q.cols * (options.bits.size() + 1);
   if (products > QuantisedCacheLimits::max_trace_products)
-    return make_input_error("bits", std::to_string(options.bits.size()) + " bit widths of " +
-                                        std::to_string(T) + " tokens with head_dim " +
+    return make_input_error("bits", counted(options.bits.size(), "bit width", "bit widths") + " of " +
+                                        counted(T, "token", "tokens") + " with head_dim " +
                                         std::to_string(input.q.cols) +
                                         " make traces too large to show; give fewer bit widths, "
                                         "tokens or a smaller head (T² · head_dim · (bit widths + 1) "

@@ -66,6 +66,17 @@ InputError make_input_error(std::string path, std::string_view what) {
   return InputError{std::move(path), std::move(message)};
 }
 
+std::string counted(std::size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + ' ' + std::string(count == 1 ? one : many);
+}
+
+InputError rows_per_token_error(std::string path, std::size_t rows, std::size_t tokens) {
+  return make_input_error(std::move(path), "has " + counted(rows, "row", "rows") +
+                                               (tokens == 1 ? " but there is " : " but there are ") +
+                                               counted(tokens, "token", "tokens") +
+                                               " (one row per token)");
+}
+
 namespace {
 
 // "1e+30" -> "1e30", "1.5e-07" -> "1.5e-7": the exponent as a reader writes it.
@@ -177,14 +188,13 @@ std::optional<InputError> validate_matrix(std::string_view field, const Matrix& 
                                           std::size_t token_count, std::size_t head_dim) {
   const std::string name(field);
   if (m.values.size() != m.rows * m.cols)
-    return make_input_error(name, "holds " + std::to_string(m.values.size()) + " values for " +
+    return make_input_error(name, "holds " + counted(m.values.size(), "value", "values") + " for " +
                                       std::to_string(m.rows) + "×" + std::to_string(m.cols));
   if (m.rows != token_count)
-    return make_input_error(name, "has " + std::to_string(m.rows) + " rows but there are " +
-                                      std::to_string(token_count) + " tokens (one row per token)");
+    return rows_per_token_error(name, m.rows, token_count);
   if (m.cols != head_dim)
-    return make_input_error(name + "[0]", "has " + std::to_string(m.cols) +
-                                              " values but q rows have " +
+    return make_input_error(name + "[0]", "has " + counted(m.cols, "value", "values") +
+                                              " but q rows have " +
                                               std::to_string(head_dim) + " (head_dim)");
   return check_values(field, m.values.data(), m.rows, m.cols);
 }

@@ -6,6 +6,7 @@
 import uPlot from '../../vendor/uplot.js';
 import { TrainingPiece } from './training-base.js';
 import { formatLoss } from './training-format.js';
+import { counted } from '../../views/format.js';
 
 const HEIGHT = 240;
 
@@ -87,7 +88,7 @@ export class AttentionLossCurveElement extends TrainingPiece {
     }
     const latest = history[history.length - 1];
     const text = `Loss at step ${view.step}: training ${formatLoss(view.loss)}, held-out ${formatLoss(view.heldOutLoss)}; `
-      + `baselines: unigram ${formatLoss(unigram)}, bigram ${formatLoss(bigram)} (nats per word, ${latest.step} steps so far).`;
+      + `baselines: unigram ${formatLoss(unigram)}, bigram ${formatLoss(bigram)} (nats per word, ${counted(latest.step, 'step', 'steps')} so far).`;
     this.#summary.textContent = text;
     this.#holder.setAttribute('aria-label', `Loss curve. ${text}`);
   }

@@ -5,6 +5,7 @@
 // Nothing is computed here.
 
 import { formatBinaryUnit, formatCount } from '../sequel-format.js';
+import { counted } from '../format.js';
 import { figureTable, paragraph, tableGroup } from './tables.js';
 import { element } from '../page-slots.js';
 
@@ -120,7 +121,7 @@ export function billRows(sample, { toy = false } = {}) {
       cell: (b) => ({
         text: count(b.concurrent_sequences),
         working: () => ({
-          title: `sequences of ${count(b.context_length)} tokens that fit, ${named(b)}`,
+          title: `sequences of ${counted(b.context_length, 'token', 'tokens', count)} that fit, ${named(b)}`,
           lines: [
             '\u230a(GPU memory \u2212 weights) \u00f7 bytes per sequence\u230b',
             `\u230a(${count(b.gpu_bytes)} \u2212 ${count(b.weight_bytes)}) \u00f7 ${count(b.bytes_per_sequence)}\u230b`,
@@ -173,7 +174,7 @@ export function renderVariantBills(doc, registry, toys) {
   const bills = Object.values(toys);
   const table = billTable(doc, registry, {
     name: 'bill-variants',
-    caption: `The toy layers\u2019 cache, per variant (${bills[0].context_length} tokens, one layer, ${bills[0].dtype_bytes}-byte values)`,
+    caption: `The toy layers\u2019 cache, per variant (${counted(bills[0].context_length, 'token', 'tokens')}, one layer, ${bills[0].dtype_bytes}-byte values)`,
     columns: bills.map((bill) => bill.attention),
     columnKeys: Object.keys(toys),
     bills: bills.map((bill) => ({ ...bill, shown_as: `the toy ${bill.attention} layer` })),
@@ -234,7 +235,7 @@ export function renderPresetBills(doc, registry, entries) {
       bytesCell(bill.bytes_per_token_per_layer, () => ({ title: `bytes per token and layer, ${preset.label}`, lines: [bill.formula, bill.working] })),
       { text: count(bill.context_length) },
       bytesCell(bill.bytes_per_sequence, () => ({
-        title: `one sequence of ${count(bill.context_length)} tokens, ${preset.label}`,
+        title: `one sequence of ${counted(bill.context_length, 'token', 'tokens', count)}, ${preset.label}`,
         lines: [bill.sequence_formula, bill.sequence_working],
       })),
       {

@@ -4,7 +4,7 @@
 // the tiled output next to the untiled one at the same printed precision. Every number is the
 // core's; the workings only set its numbers side by side.
 
-import { fixed, formatCompact, formatFixed, formatProduct, NEG_INFINITY } from '../format.js';
+import { counted, fixed, formatCompact, formatFixed, formatProduct, NEG_INFINITY } from '../format.js';
 import { formatSignificant } from '../sequel-format.js';
 import { WORKING_HINT, labels, listWords, matrixBlock, paragraph, tableGroup } from './tables.js';
 import { element } from '../page-slots.js';
@@ -148,11 +148,11 @@ function stepCard(doc, registry, f, step, index, previousOut) {
  */
 export function renderFlashTiles(doc, registry, f) {
   const intro = paragraph(doc, 'intro',
-    `${f.token_count} tokens, head_dim ${f.head_dim}, mask \u201c${f.mask}\u201d: ${f.query_tiles} query tile${f.query_tiles === 1 ? '' : 's'} `
+    `${counted(f.token_count, 'token', 'tokens')}, head_dim ${f.head_dim}, mask \u201c${f.mask}\u201d: ${f.query_tiles} query tile${f.query_tiles === 1 ? '' : 's'} `
     + `of ${f.block_rows} \u00d7 ${f.key_tiles} key tile${f.key_tiles === 1 ? '' : 's'} of ${f.block_cols}; `
     + `${f.computed_tiles} computed, ${f.skipped_tiles} skipped.`);
   const source = f.source?.kind === 'seeded_head'
-    ? paragraph(doc, 'note', `Q, K and V are head ${f.source.head} of the seeded layer (d_model ${f.source.d_model}, ${f.source.n_heads} heads, seed ${f.source.seed}).`)
+    ? paragraph(doc, 'note', `Q, K and V are head ${f.source.head} of the seeded layer (d_model ${f.source.d_model}, ${counted(f.source.n_heads, 'head', 'heads')}, seed ${f.source.seed}).`)
     : paragraph(doc, 'note', 'Q, K and V as given.');
   const map = tableGroup(doc, { key: 'tiles', title: 'The tiles', tables: [tileMap(doc, f, registry)], working: false });
 

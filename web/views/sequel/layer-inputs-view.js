@@ -9,7 +9,7 @@ import { makeCellsNavigable } from '../cell-navigation.js';
 import { element } from '../page-slots.js';
 import { renderMatrixTable } from '../render-tables.js';
 import { scrollable, labels } from './tables.js';
-import { formatCompact } from '../format.js';
+import { counted, formatCompact } from '../format.js';
 
 /** A token vector's number as its field shows it (and as a refusal says the cell keeps it). */
 export const formatVectorValue = (value) => formatCompact(value, 6);
@@ -40,7 +40,7 @@ export function renderLayerFields(doc) {
 }
 
 const caption = (layer, edited) =>
-  `X \u00b7 the token vectors, ${layer.d_model} numbers each${edited ? ' (edited)' : ` (seed ${layer.seed})`}`;
+  `X \u00b7 the token vectors, ${counted(layer.d_model, 'number', 'numbers')} each${edited ? ' (edited)' : ` (seed ${layer.seed})`}`;
 
 /**
  * X as a table of text fields, one per number, each labelled "x2 of the" for a screen reader.

@@ -4,7 +4,7 @@
 // what it buys at this head size; and, for one bit width, every table in between (the rotated
 // rows, the integer codes and their scales, the rows read back). Every number is the core's.
 
-import { fixed, formatFixed } from '../format.js';
+import { counted, fixed, formatFixed } from '../format.js';
 import { renderWorking } from '../step-views.js';
 import { formatCount, formatSignificant } from '../sequel-format.js';
 import {
@@ -171,7 +171,7 @@ function levelPart(doc, registry, cache, level) {
 export function renderQuantisedCache(doc, registry, cache, other, levelBits) {
   const level = cache.levels.find((entry) => entry.bits === levelBits) ?? cache.levels[0];
   const source = cache.source?.kind === 'seeded_head'
-    ? `Head ${cache.source.head} of the seeded layer (d_model ${cache.source.d_model}, ${cache.source.n_heads} heads, seed ${cache.source.seed}). `
+    ? `Head ${cache.source.head} of the seeded layer (d_model ${cache.source.d_model}, ${counted(cache.source.n_heads, 'head', 'heads')}, seed ${cache.source.seed}). `
     : '';
   return [
     paragraph(doc, 'intro', `${source}The scheme: ${cache.scheme}.`),

@@ -4,6 +4,7 @@
 // move by move, with the core's formula and working for each total. Nothing is computed here.
 
 import { formatBinaryUnit, formatCount, formatSignificant } from '../sequel-format.js';
+import { counted } from '../format.js';
 import { bytesCell } from './bill-view.js';
 import { figureTable, paragraph, tableGroup } from './tables.js';
 
@@ -54,7 +55,7 @@ export function renderFlashTraffic(doc, registry, t) {
     ? `tiles of ${t.block_rows} queries \u00d7 ${t.block_cols} keys`
     : `tiles of ${t.block_rows} queries \u00d7 ${t.block_cols} keys, the largest that fit`;
   const intro = paragraph(doc, 'intro',
-    `${count(t.token_count)} tokens, head_dim ${t.head_dim}, ${t.dtype_bytes}-byte values, mask \u201c${t.mask}\u201d; ${tiles}: `
+    `${counted(t.token_count, 'token', 'tokens', count)}, head_dim ${t.head_dim}, ${t.dtype_bytes}-byte values, mask \u201c${t.mask}\u201d; ${tiles}: `
     + `${count(t.computed_tiles)} tiles computed, ${count(t.skipped_tiles)} skipped.`);
   const nodes = [intro];
   if (t.sram_bytes !== null) {

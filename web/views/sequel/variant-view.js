@@ -3,7 +3,7 @@
 // the projection tables, each head's queries, weights and output, the layer's output, and the
 // bill of its cache. Every number is the core's; the workings only lay its numbers out.
 
-import { fixed, formatFixed, formatProduct, formatSignedTerms } from '../format.js';
+import { counted, fixed, formatFixed, formatProduct, formatSignedTerms } from '../format.js';
 import { renderWorking } from '../step-views.js';
 import { billRows } from './bill-view.js';
 import { formatCount } from '../sequel-format.js';
@@ -221,9 +221,9 @@ function billPart(doc, registry, layer) {
 export function renderVariant(doc, registry, layer, parts) {
   const latent = layer.variant === 'MLA';
   const summary = latent
-    ? `${layer.variant}: ${layer.n_heads} heads of head_dim ${layer.head_dim} on d_model ${layer.d_model}; `
-      + `keys and values rebuilt from a latent of ${layer.d_latent} numbers per token.`
-    : `${layer.variant}: ${layer.n_heads} query heads and ${layer.n_kv_heads} K/V head${layer.n_kv_heads === 1 ? '' : 's'} `
+    ? `${layer.variant}: ${counted(layer.n_heads, 'head', 'heads')} of head_dim ${layer.head_dim} on d_model ${layer.d_model}; `
+      + `keys and values rebuilt from a latent of ${counted(layer.d_latent, 'number', 'numbers')} per token.`
+    : `${layer.variant}: ${counted(layer.n_heads, 'query head', 'query heads')} and ${layer.n_kv_heads} K/V head${layer.n_kv_heads === 1 ? '' : 's'} `
       + `(${layer.group_size} query head${layer.group_size === 1 ? '' : 's'} per K/V head), head_dim ${layer.head_dim}, d_model ${layer.d_model}.`;
   const nodes = [paragraph(doc, 'intro', summary)];
   for (const part of parts) {

@@ -93,6 +93,14 @@ struct InputError {
 
 InputError make_input_error(std::string path, std::string_view what);
 
+// A count and its noun as a message writes them: "1 row", "2 rows", "0 rows".
+std::string counted(std::size_t count, std::string_view one, std::string_view many);
+
+// The refusal of a table that does not hold one row per token: "has 1 row but there are
+// 4 tokens (one row per token)", "has 2 rows but there is 1 token (…)". Every reader of q, k,
+// v, x and the like says it so.
+InputError rows_per_token_error(std::string path, std::size_t rows, std::size_t tokens);
+
 // The shortest text that reads back as `value` ("1e30", "-2.5", "3e38"); a value a float holds
 // exactly is written as that float's shortest text, so a float input reads as it was typed.
 std::string number_text(double value);
