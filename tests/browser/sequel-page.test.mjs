@@ -269,6 +269,31 @@ describe('the sequel page', () => {
     }
   });
 
+  it('counts one of a thing in the singular, with one token and one-wide tiles and caches', { timeout: TEST_TIMEOUT }, async () => {
+    const hash = '#tokens=a&mla.d-latent=1&bill.preset=&bill.layers=1&bill.sliding-window=1&bill.local-layers=1';
+    const opened = await openSequel(sequel.browser, sequel.server, { hash });
+    const { page } = opened;
+    try {
+      const texts = await page.evaluate(() => {
+        const roots = [document];
+        for (let k = 0; k < roots.length; k += 1) for (const n of roots[k].querySelectorAll('*')) if (n.shadowRoot) roots.push(n.shadowRoot);
+        return roots.map((root) => root.textContent ?? '').join('\n').replace(/\s+/gu, ' ');
+      });
+      assert.ok(texts.includes('tiles of 1 query \u00d7 1 key'), 'tiles of one query and one key');
+      assert.ok(texts.includes('1 tile computed'), 'one tile computed');
+      assert.ok(texts.includes('1 token)'), 'a bill of one token');
+      assert.ok(texts.includes('keeps 1 number,'), 'a latent of one number');
+      assert.ok(texts.includes('on its one layer'), 'a window on the one layer');
+      // No count of one before a plural noun ("1 × 1 scores" names a grid, not a count).
+      const plurals = [...texts.matchAll(/(?<!\u00d7 )\b1 (tokens|queries|keys|tiles|numbers|layers|heads|rows|values|steps)\b/gu)]
+        .map((m) => texts.slice(m.index - 30, m.index + 20));
+      assert.deepEqual(plurals, []);
+      assert.deepEqual(opened.record.pageErrors, []);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('refuses a number it cannot use in X, names it, and keeps the last good input', { timeout: TEST_TIMEOUT }, async () => {
     const opened = await openSequel(sequel.browser, sequel.server);
     const { page } = opened;

@@ -10,6 +10,11 @@ import { figureTable, paragraph, tableGroup } from './tables.js';
 import { element } from '../page-slots.js';
 
 const count = (value) => formatCount(value);
+// Which layers a sliding window applies to: "on 2 of 4 layers", "on all 4 layers", "on its one layer".
+const windowedLayers = (local, layers) => {
+  if (layers === 1) return 'on its one layer';
+  return local === layers ? `on all ${count(layers)} layers` : `on ${count(local)} of ${count(layers)} layers`;
+};
 const GIB = 1073741824;  // 2^30 bytes, written into the working of the GPU's memory
 
 /** A byte count: the exact figure, and the binary unit beside it when it is 1 KiB or more. */
@@ -64,7 +69,7 @@ export function billRows(sample, { toy = false } = {}) {
       label: 'sliding window, tokens',
       cell: (b) => (b.sliding_window === null
         ? { text: 'none', number: false }
-        : { text: count(b.sliding_window), unit: `on ${count(b.local_layers)} of ${count(b.layers)} layers` }),
+        : { text: count(b.sliding_window), unit: windowedLayers(b.local_layers, b.layers) }),
     },
     {
       key: 'bytes_per_sequence',
@@ -231,7 +236,7 @@ export function renderPresetBills(doc, registry, entries) {
       { text: count(bill.parameters) },
       bill.sliding_window === null
         ? { text: '\u2014', hidden: 'no window' }
-        : { text: count(bill.sliding_window), unit: `${count(bill.local_layers)} of ${count(bill.layers)} layers` },
+        : { text: count(bill.sliding_window), unit: windowedLayers(bill.local_layers, bill.layers) },
       bytesCell(bill.bytes_per_token_per_layer, () => ({ title: `bytes per token and layer, ${preset.label}`, lines: [bill.formula, bill.working] })),
       { text: count(bill.context_length) },
       bytesCell(bill.bytes_per_sequence, () => ({

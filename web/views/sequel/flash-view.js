@@ -32,7 +32,7 @@ function tileMap(doc, f, registry) {
   });
   const block = matrixBlock(doc, registry, name, {
     name: 'tile-map',
-    caption: `The ${f.token_count} \u00d7 ${f.token_count} scores in tiles of ${f.block_rows} queries \u00d7 ${f.block_cols} keys`,
+    caption: `The ${f.token_count} \u00d7 ${f.token_count} scores in tiles of ${counted(f.block_rows, 'query', 'queries')} \u00d7 ${counted(f.block_cols, 'key', 'keys')}`,
     className: 'tile-map',
     corner: 'query \u2193 key \u2192',
     rowLabels: f.tokens,

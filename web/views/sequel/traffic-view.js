@@ -52,11 +52,11 @@ function movesTable(doc, registry, t, key, name) {
  */
 export function renderFlashTraffic(doc, registry, t) {
   const tiles = t.tiles_chosen === 'given'
-    ? `tiles of ${t.block_rows} queries \u00d7 ${t.block_cols} keys`
-    : `tiles of ${t.block_rows} queries \u00d7 ${t.block_cols} keys, the largest that fit`;
+    ? `tiles of ${counted(t.block_rows, 'query', 'queries')} \u00d7 ${counted(t.block_cols, 'key', 'keys')}`
+    : `tiles of ${counted(t.block_rows, 'query', 'queries')} \u00d7 ${counted(t.block_cols, 'key', 'keys')}, the largest that fit`;
   const intro = paragraph(doc, 'intro',
     `${counted(t.token_count, 'token', 'tokens', count)}, head_dim ${t.head_dim}, ${t.dtype_bytes}-byte values, mask \u201c${t.mask}\u201d; ${tiles}: `
-    + `${count(t.computed_tiles)} tiles computed, ${count(t.skipped_tiles)} skipped.`);
+    + `${counted(t.computed_tiles, 'tile', 'tiles', count)} computed, ${count(t.skipped_tiles)} skipped.`);
   const nodes = [intro];
   if (t.sram_bytes !== null) {
     nodes.push(paragraph(doc, 'note footprint',

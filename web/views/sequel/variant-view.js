@@ -83,7 +83,7 @@ function groupedCachePart(doc, registry, layer) {
   part.dataset.part = 'cache';
   part.append(paragraph(doc, 'part-title', 'What is cached'),
     paragraph(doc, 'note', `While generating, only ${keptTables(layer.n_kv_heads)} kept: `
-      + `${formatCount(layer.bill.cached_values_per_token_per_layer)} numbers per token. The queries are used once and thrown away.`),
+      + `${counted(layer.bill.cached_values_per_token_per_layer, 'number', 'numbers', formatCount)} per token. The queries are used once and thrown away.`),
     ...groups);
   return part;
 }
@@ -94,7 +94,7 @@ function latentCachePart(doc, registry, layer) {
     corner: 'token', rowLabels: layer.tokens, columnLabels: labels('c', layer.d_latent), format: fixed(D.matrix),
     working: (i, l) => dotWorking(`c${l} of ${layer.tokens[i]} = x \u00b7 W_DKV`, layer.x[i], columnOf(layer.w_dkv, l), layer.latent[i][l]),
   });
-  const note = paragraph(doc, 'note', `Per token the cache keeps ${formatCount(layer.bill.cached_values_per_token_per_layer)} numbers, `
+  const note = paragraph(doc, 'note', `Per token the cache keeps ${counted(layer.bill.cached_values_per_token_per_layer, 'number', 'numbers', formatCount)}, `
     + 'the latent row, whatever the number of heads; every head rebuilds its keys and values from it.');
   const pe = paragraph(doc, 'note positional', `Positional encoding is ${layer.positional_encoding}.`);
   return tableGroup(doc, { key: 'cache', title: 'What is cached', tables: [table], notes: [note, pe] });
@@ -203,7 +203,7 @@ function billPart(doc, registry, layer) {
   const rows = billRows(bill, { toy: true });
   const table = figureTable(doc, registry, {
     name: 'bill',
-    caption: `The cache bill of this ${layer.variant} layer (${bill.layers} layer, ${bill.dtype_bytes}-byte values, ${bill.context_length} tokens)`,
+    caption: `The cache bill of this ${layer.variant} layer (${counted(bill.layers, 'layer', 'layers')}, ${bill.dtype_bytes}-byte values, ${counted(bill.context_length, 'token', 'tokens')})`,
     corner: 'quantity',
     columns: [`toy ${layer.variant}`],
     rows: rows.map((row) => ({ ...row, cells: [row.cell(bill)] })),
