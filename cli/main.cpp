@@ -61,7 +61,12 @@ int run_json(const std::string& source) {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
     std::ifstream file(source, std::ios::binary);
-    if (!file) return fail_input("--json: cannot read file \"" + source + "\"");
+    if (!file) {
+      // The whole path, JSON-escaped: a line break in a file name stays on the one line.
+      std::string shown;
+      attn::json::write_string(shown, source);
+      return fail_input("--json: cannot read file " + shown);
+    }
     text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
   }
   const auto parsed = attn::parse_attention_input(text);

@@ -259,6 +259,11 @@ test('--json with a file that does not exist: exit 2 naming the file', () => {
   assert.equal(stdout, '');
   assert.ok(stderr.includes(missing), stderr);
   assert.equal(stderr.trim().split('\n').length, 1);
+  // A line break in the name is written as an escape: the message stays one line.
+  const broken = run(['--json', join(tmpdir(), 'no such\nfile.json')]);
+  assert.equal(broken.code, 2);
+  assert.equal(broken.stderr.trim().split('\n').length, 1, broken.stderr);
+  assert.ok(broken.stderr.includes('no such\\nfile.json'), broken.stderr);
 });
 
 test('an unknown flag: exit 2 naming the argument out of place, with the usage on stderr', () => {
