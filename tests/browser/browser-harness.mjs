@@ -203,3 +203,18 @@ export function twoFrames(page) {
 export function piecesDrawn(page) {
   return page.evaluate(() => document[Symbol.for('attention-by-hand.draw-when-near')]?.whenDrawn());
 }
+
+// The text shown across the page, shadow roots included.
+export function allText(page) {
+  return page.evaluate(() => {
+    const parts = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+      parts.push(root.textContent ?? [...root.childNodes].map((n) => n.textContent).join(''));
+    };
+    walk(document);
+    return parts.join('\n');
+  });
+}

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cellField } from './browser-harness.mjs';
+import { allText, cellField } from './browser-harness.mjs';
 import {
   SITE, TEST_TIMEOUT, openHostPage, settlePage, startBrowserAndHost, stopBrowserAndHost,
   waitForElements,
@@ -90,21 +90,6 @@ async function assertNoMarkupEffects(opened, what, scripts = 1) {
   assert.deepEqual(opened.record.dialogs, [], `${what}: no alert ran`);
   assert.deepEqual(opened.record.pageErrors, [], `${what}: nothing threw`);
   assert.ok(!opened.record.requests.some((url) => new URL(url).pathname.endsWith('/x')), `${what}: nothing fetched for src=x`);
-}
-
-// The text shown across the page, shadow roots included.
-function allText(page) {
-  return page.evaluate(() => {
-    const parts = [];
-    const walk = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) walk(el.shadowRoot);
-      }
-      parts.push(root.textContent ?? [...root.childNodes].map((n) => n.textContent).join(''));
-    };
-    walk(document);
-    return parts.join('\n');
-  });
 }
 
 describe('no HTML from text: markup through every text path', { timeout: TEST_TIMEOUT }, () => {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { COLOUR_RULES, WCAG_TAGS } from './browser-harness.mjs';
+import { COLOUR_RULES, WCAG_TAGS, allText } from './browser-harness.mjs';
 import {
   AXE_TIMEOUT, openSequel, PAGE_CSP, readTable, settle, TEST_TIMEOUT, unfold, useSequelPage,
 } from './sequel-harness.mjs';
@@ -274,11 +274,7 @@ describe('the sequel page', () => {
     const opened = await openSequel(sequel.browser, sequel.server, { hash });
     const { page } = opened;
     try {
-      const texts = await page.evaluate(() => {
-        const roots = [document];
-        for (let k = 0; k < roots.length; k += 1) for (const n of roots[k].querySelectorAll('*')) if (n.shadowRoot) roots.push(n.shadowRoot);
-        return roots.map((root) => root.textContent ?? '').join('\n').replace(/\s+/gu, ' ');
-      });
+      const texts = (await allText(page)).replace(/\s+/gu, ' ');
       assert.ok(texts.includes('tiles of 1 query \u00d7 1 key'), 'tiles of one query and one key');
       assert.ok(texts.includes('1 tile computed'), 'one tile computed');
       assert.ok(texts.includes('1 token)'), 'a bill of one token');

@@ -26,7 +26,7 @@
 // A masked score is −∞ exactly: only −∞ is right. 0 there is off with the FAQ's point (the mask
 // writes −∞, not 0, so that e^x is 0 and the hidden word gets no weight).
 
-import { formatFixed } from '../views/format.js';
+import { counted, formatFixed } from '../views/format.js';
 
 const SLACK = 2 ** -20;
 
@@ -41,7 +41,6 @@ const SLACK = 2 ** -20;
  * @property {string} message           one sentence for the reader (and a screen reader)
  */
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function verdictOf(fields) {
   return { difference: 0, direction: null, rounding: null, note: null, ...fields };
@@ -75,7 +74,7 @@ export function judgeAnswer(answer, value, decimals, { exact = false } = {}) {
   if (fewer || neighbour) {
     const rounding = fewer ? 'fewer-decimals' : Math.abs(typed) < Math.abs(value) ? 'truncated' : 'away-from-zero';
     const how = {
-      'fewer-decimals': `you gave ${plural(typedDecimals, 'decimal')} and the table prints ${decimals}`,
+      'fewer-decimals': `you gave ${counted(typedDecimals, 'decimal', 'decimals')} and the table prints ${decimals}`,
       truncated: 'the digits were cut off (truncated) where the table rounds to the nearest',
       'away-from-zero': 'it was rounded away from zero where the table rounds to the nearest',
     }[rounding];

@@ -2,7 +2,7 @@
 // scaled scores, a row's largest weight and its entropy, and the gradient the softmax passes
 // back, each unscaled and scaled. Every figure is the core's (headDimStudy()); this lays it out.
 
-import { formatCompact, formatEstimate } from './format.js';
+import { counted, formatCompact, formatEstimate } from './format.js';
 import { renderMatrixTable } from './render-tables.js';
 import { presentTable } from './table-block.js';
 
@@ -53,7 +53,7 @@ export function renderStudyTable(doc, study) {
   const table = renderMatrixTable(doc, points.map((point) => STUDY_COLUMNS.map((column) => studyCellText(point, column))), {
     name: 'head-dim-study',
     caption: `head_dim from ${points[0].head_dim} to ${points.at(-1).head_dim}: seeded random q and k, ` +
-      `${study.tokens} tokens, ${study.samples} ${study.samples === 1 ? 'sample' : 'samples'} each, ` +
+      `${study.tokens} tokens, ${counted(study.samples, 'sample', 'samples')} each, ` +
       `scaled side \u00f7 ${SCALE_LABELS[study.scale] ?? study.scale}; ` +
       (study.samples > 1 ? '\u00b1 one standard error over the samples'
         : 'one sample gives no standard error, so the last digits are not to be trusted'),

@@ -3,6 +3,7 @@
 // working. Built with the `doc` it is given, text always as text; nothing computed here.
 
 import { element } from '../../views/page-slots.js';
+import { counted } from '../../views/format.js';
 import { HIDDEN_NAME } from '../../views/blank-echoes.js';
 import { renderScrollable, visuallyHidden } from '../../views/render-tables.js';
 
@@ -102,7 +103,7 @@ function drawKey(doc, entries) {
 function describeExercise(layout) {
   const parts = [];
   if (layout.exercise) parts.push(`Round ${layout.exercise.round}, seed ${layout.exercise.seed}, level ${layout.exercise.level}.`);
-  parts.push(layout.blankCount === 1 ? '1 blank.' : `${layout.blankCount} blanks.`);
+  parts.push(`${counted(layout.blankCount, 'blank', 'blanks')}.`);
   if (!layout.answers) parts.push('Write each answer in its box, with the decimals its table prints.');
   return parts.join(' ');
 }

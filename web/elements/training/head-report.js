@@ -3,6 +3,8 @@
 // sound), how much weight each head puts on the noun (the word before "that"), how far back
 // that noun is, and in how many sentences it gets the row's largest weight. No DOM here.
 
+import { counted } from '../../views/format.js';
+
 /** The word the corpus's relative clause starts with: the noun is the word before it. */
 export const CLAUSE_WORD = 'that';
 
@@ -65,7 +67,6 @@ export function describeHead(report, h) {
   const { meanWeight, largest } = report.heads[h];
   if (report.counted === 0) return 'None of the held-out sentences has a noun before "that" to look for.';
   const percent = Math.round(meanWeight * 100);
-  const back = report.distance === 1 ? '1 word back' : `${report.distance} words back`;
-  return `At the word before the sound, ${percent} % of the weight goes to the animal (typically ${back}), `
+  return `At the word before the sound, ${percent} % of the weight goes to the animal (typically ${counted(report.distance, 'word', 'words')} back), `
     + `on average over ${report.counted} held-out sentences; it is the row's largest weight in ${largest} of them.`;
 }

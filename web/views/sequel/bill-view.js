@@ -142,7 +142,7 @@ export function billRows(sample, { toy = false } = {}) {
         ? { text: 'any', number: false, working: b.max_context_working ? () => ({ title: `longest context, ${named(b)}`, lines: [b.max_context_working] }) : undefined }
         : {
           text: count(b.max_context_tokens),
-          working: () => ({ title: `the longest context of ${count(b.batch)} sequence${b.batch === 1 ? '' : 's'} that fits, ${named(b)}`, lines: [b.max_context_working] }),
+          working: () => ({ title: `the longest context of ${counted(b.batch, 'sequence', 'sequences', count)} that fits, ${named(b)}`, lines: [b.max_context_working] }),
         }),
     },
   ];

@@ -148,8 +148,8 @@ function stepCard(doc, registry, f, step, index, previousOut) {
  */
 export function renderFlashTiles(doc, registry, f) {
   const intro = paragraph(doc, 'intro',
-    `${counted(f.token_count, 'token', 'tokens')}, head_dim ${f.head_dim}, mask \u201c${f.mask}\u201d: ${f.query_tiles} query tile${f.query_tiles === 1 ? '' : 's'} `
-    + `of ${f.block_rows} \u00d7 ${f.key_tiles} key tile${f.key_tiles === 1 ? '' : 's'} of ${f.block_cols}; `
+    `${counted(f.token_count, 'token', 'tokens')}, head_dim ${f.head_dim}, mask \u201c${f.mask}\u201d: ${counted(f.query_tiles, 'query tile', 'query tiles')} `
+    + `of ${f.block_rows} \u00d7 ${counted(f.key_tiles, 'key tile', 'key tiles')} of ${f.block_cols}; `
     + `${f.computed_tiles} computed, ${f.skipped_tiles} skipped.`);
   const source = f.source?.kind === 'seeded_head'
     ? paragraph(doc, 'note', `Q, K and V are head ${f.source.head} of the seeded layer (d_model ${f.source.d_model}, ${counted(f.source.n_heads, 'head', 'heads')}, seed ${f.source.seed}).`)

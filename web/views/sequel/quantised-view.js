@@ -69,7 +69,7 @@ function rotationTable(doc, cache, other) {
   // Comparing two of the core's figures decides the wording; nothing is computed from them.
   const helped = rotated.levels.filter((level, n) => level.out_error.relative < plain.levels[n].out_error.relative).length;
   const verdict = paragraph(doc, 'verdict rotation-verdict',
-    `Here the rotation gives a smaller output error at ${helped} of ${rotated.levels.length} bit width${rotated.levels.length === 1 ? '' : 's'}. `
+    `Here the rotation gives a smaller output error at ${helped} of ${counted(rotated.levels.length, 'bit width', 'bit widths')}. `
     + `With only ${cache.head_dim} coordinates per vector there is little for a rotation to even out; it is meant for real `
     + 'heads of 64 or 128 coordinates, where a few large coordinates would otherwise set a coarse scale for all the rest.');
   verdict.dataset.helped = String(helped);

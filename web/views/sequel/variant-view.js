@@ -223,8 +223,8 @@ export function renderVariant(doc, registry, layer, parts) {
   const summary = latent
     ? `${layer.variant}: ${counted(layer.n_heads, 'head', 'heads')} of head_dim ${layer.head_dim} on d_model ${layer.d_model}; `
       + `keys and values rebuilt from a latent of ${counted(layer.d_latent, 'number', 'numbers')} per token.`
-    : `${layer.variant}: ${counted(layer.n_heads, 'query head', 'query heads')} and ${layer.n_kv_heads} K/V head${layer.n_kv_heads === 1 ? '' : 's'} `
-      + `(${layer.group_size} query head${layer.group_size === 1 ? '' : 's'} per K/V head), head_dim ${layer.head_dim}, d_model ${layer.d_model}.`;
+    : `${layer.variant}: ${counted(layer.n_heads, 'query head', 'query heads')} and ${counted(layer.n_kv_heads, 'K/V head', 'K/V heads')} `
+      + `(${counted(layer.group_size, 'query head', 'query heads')} per K/V head), head_dim ${layer.head_dim}, d_model ${layer.d_model}.`;
   const nodes = [paragraph(doc, 'intro', summary)];
   for (const part of parts) {
     switch (part) {
