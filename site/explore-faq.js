@@ -9,6 +9,7 @@ import { DECIMALS, formatFixed } from '../web/views/format.js';
 import { element, fillSlot, fillText } from '../web/views/page-slots.js';
 import { gridFromTable, gridSvg, standaloneArrowsSvg } from '../web/views/svg-export.js';
 import { hasZeroedCells, isZeroedByMask, shadeLegend } from '../web/views/step-tables.js';
+import { tokenText } from '../web/views/token-text.js';
 
 /**
  * The picture of a grid table as an SVG file, made from what the table shows when the reader
@@ -23,10 +24,10 @@ export const gridDownloads = (doc, fileName, tableOf) => downloadButtons(doc, {
 function leakSentence(trace) {
   const later = trace.tokens.map((token, j) => ({ token, j })).filter(({ j }) => isZeroedByMask(trace, 0, j));
   if (later.length === 0) return 'with a single token there is no later word for it to leak onto.';
-  const shares = later.map(({ token, j }) => `${formatFixed(trace.weights[0][j], DECIMALS.softmax)} to ${token}`);
-  if (shares.length === 1) return `${trace.tokens[0]}, the first token, gives ${shares[0]}, a word that comes after it.`;
+  const shares = later.map(({ token, j }) => `${formatFixed(trace.weights[0][j], DECIMALS.softmax)} to ${tokenText(token)}`);
+  if (shares.length === 1) return `${tokenText(trace.tokens[0])}, the first token, gives ${shares[0]}, a word that comes after it.`;
   const list = `${shares.slice(0, -1).join(', ')} and ${shares.at(-1)}`;
-  return `${trace.tokens[0]}, the first token, gives ${list}, all of them words that come after it.`;
+  return `${tokenText(trace.tokens[0])}, the first token, gives ${list}, all of them words that come after it.`;
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { formatTokens } from '../web/elements/element-config.js';
 import { fillText, slot } from '../web/views/page-slots.js';
+import { tokenTexts } from '../web/views/token-text.js';
 
 /** Whether the layer must be computed again after a change of state. */
 export function layerInputChanged(previous, state) {
@@ -19,7 +20,7 @@ export function createHeads(doc) {
   const heads = place.querySelector('attention-heads');
   heads.addEventListener('attention-change', (event) => {
     const { layer } = event.detail;
-    fillText(doc, 'heads-sentence', layer.tokens.join(' '));
+    fillText(doc, 'heads-sentence', tokenTexts(layer.tokens).join(' '));
     fillText(doc, 'heads-count', String(layer.n_heads));
     fillText(doc, 'heads-d-model', String(layer.d_model));
     fillText(doc, 'heads-head-dim', String(layer.head_dim));

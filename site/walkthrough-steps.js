@@ -6,6 +6,7 @@
 import { DECIMALS, formatCompact, formatFixed, formatPercent, formatVector } from '../web/views/format.js';
 import { fillSlot, fillText, showVariant, slot } from '../web/views/page-slots.js';
 import { isMaskedScore, shadeLegend } from '../web/views/step-tables.js';
+import { tokenText, tokenTexts } from '../web/views/token-text.js';
 
 // ---------------------------------------------------------------------------------------------
 // The example's prose and steps 1 to 5.
@@ -19,11 +20,11 @@ function dotProductsIntro(tokenCount) {
 
 function renderProse(doc, trace) {
   const last = trace.token_count - 1;
-  fillText(doc, 'two-sentence', trace.tokens.join(' '));
+  fillText(doc, 'two-sentence', tokenTexts(trace.tokens).join(' '));
   fillText(doc, 'head-dim', String(trace.head_dim));
-  fillText(doc, 'first-token', trace.tokens[0]);
-  fillText(doc, 'second-token', trace.tokens[1] ?? trace.tokens[0]);
-  fillText(doc, 'last-token', trace.tokens[last]);
+  fillText(doc, 'first-token', tokenText(trace.tokens[0]));
+  fillText(doc, 'second-token', tokenText(trace.tokens[1] ?? trace.tokens[0]));
+  fillText(doc, 'last-token', tokenText(trace.tokens[last]));
   fillText(doc, 'dot-products-intro', dotProductsIntro(trace.token_count));
   showVariant(doc, 'mask', trace.mask);
   showVariant(doc, 'scale', trace.scale);
@@ -152,7 +153,7 @@ const WORKED_ROW_CAPTION = 'Softmax of the {token} row in \u201c{tokens}\u201d: 
  *        downloads, made from the table the grid element shows when asked
  */
 export function renderArticleGrid(doc, trace, workedRows, downloads) {
-  fillText(doc, 'four-sentence', trace.tokens.join(' '));
+  fillText(doc, 'four-sentence', tokenTexts(trace.tokens).join(' '));
   const gridSlot = slot(doc, 'grid');
   const grid = gridSlot.querySelector('attention-step');
   gridSlot.append(downloads(() => grid.querySelector('table[data-table]')));
@@ -162,7 +163,7 @@ export function renderArticleGrid(doc, trace, workedRows, downloads) {
   const liveShares = trace.weights[firstWorked]
     .filter((_, j) => !isMaskedScore(trace.masked[firstWorked][j]))
     .map((weight) => formatFixed(weight, DECIMALS.split));
-  fillText(doc, 'four-first-worked-token', trace.tokens[firstWorked]);
+  fillText(doc, 'four-first-worked-token', tokenText(trace.tokens[firstWorked]));
   fillText(doc, 'four-first-worked-split', liveShares.join(' / '));
 
   fillSlot(doc, 'worked-rows', ...workedRows.map((row) =>

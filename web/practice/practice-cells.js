@@ -7,6 +7,7 @@
 
 import { DECIMALS, NEG_INFINITY, formatCompact, formatFixed, formatProduct, formatSignedTerms } from '../views/format.js';
 import { formatCount } from '../views/sequel-format.js';
+import { tokenText } from '../views/token-text.js';
 
 /** The lines of the KV bill that can be practised, in the order the bill's table lists them. */
 export const BILL_LINES = Object.freeze(['bytes_per_token_per_layer', 'bytes_per_token', 'bytes_per_sequence', 'cache_bytes']);
@@ -97,7 +98,7 @@ export function cellTable({ kind: name, index }) {
   return kindOrThrow(name).table.replace('{step}', String(index[0]));
 }
 
-const quoted = (text) => `\u201c${text}\u201d`;
+const quoted = (text) => `\u201c${tokenText(text)}\u201d`;
 
 /**
  * The working a hint reveals for one cell, one step per entry, in the kind's `hint` order:
@@ -123,7 +124,7 @@ function workingTexts(kind, index, answer) {
   const who = () => `${quoted(t.tokens[i])} on ${quoted(t.tokens[j])}`;
   switch (kind.name) {
     case 'scores': return [
-      `q[${t.tokens[i]}] \u00b7 k[${t.tokens[j]}] = ${t.q[i].map((x, n) => formatProduct(x, t.k[j][n], DECIMALS.factor)).join(' + ')}`,
+      `q[${tokenText(t.tokens[i])}] \u00b7 k[${tokenText(t.tokens[j])}] = ${t.q[i].map((x, n) => formatProduct(x, t.k[j][n], DECIMALS.factor)).join(' + ')}`,
       `${formatSignedTerms(t.score_terms[i][j], DECIMALS.product)} = ${m(t.scores[i][j])}`,
     ];
     case 'scaled': return [
@@ -151,7 +152,7 @@ function workingTexts(kind, index, answer) {
     ];
     case 'mix': return [
       `the weight of ${who()}: ${s(t.weights[i][j])}`,
-      `component ${c} of V[${t.tokens[j]}]: ${formatFixed(t.v[j][c], DECIMALS.matrix)}`,
+      `component ${c} of V[${tokenText(t.tokens[j])}]: ${formatFixed(t.v[j][c], DECIMALS.matrix)}`,
       `${s(t.weights[i][j])} \u00d7 ${m(t.v[j][c])} = ${s(t.weighted_values[i][j][c])}`,
     ];
     case 'out': {

@@ -6,6 +6,7 @@
 // geometry is worked out here; every weight arrives from the core's trace.
 
 import { formatFixed } from './format.js';
+import { tokenText } from './token-text.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -94,7 +95,7 @@ function arrowPicture(trace, { row = null, weightDecimals = 4 } = {}) {
       from: String(i),
       to: String(j),
       className: `arrow${distance === 0 ? ' self' : goesBelow ? ' forward' : ' backward'}`,
-      title: `${tokens[i]} \u2192 ${tokens[j]}: weight ${formatFixed(weight, weightDecimals)}`,
+      title: `${tokenText(tokens[i])} \u2192 ${tokenText(tokens[j])}: weight ${formatFixed(weight, weightDecimals)}`,
       line: d,
       strokeWidth: String(round(strokeWidth)),
       head: `M ${round(tipX)} ${round(y0)} L ${round(tipX - head * 0.6)} ${round(y0 + sign * head)} ` +
@@ -109,7 +110,7 @@ function arrowPicture(trace, { row = null, weightDecimals = 4 } = {}) {
   }));
   const summary = row === null
     ? `Arrows from each token to the tokens it can see, thicker for a larger weight.`
-    : `Arrows from ${tokens[row]} to the tokens it can see, thicker for a larger weight.`;
+    : `Arrows from ${tokenText(tokens[row])} to the tokens it can see, thicker for a larger weight.`;
   return { width: String(round(width)), height: String(round(height)), summary, arrows, labels };
 }
 

@@ -6,6 +6,7 @@
 // practice-view.js asks the practice modules and tells this one what to show.
 
 import { element } from './page-slots.js';
+import { tokenText } from './token-text.js';
 
 // The softmax and mix tables work one query's row (their data-row); the other kinds sit in a
 // token × token table, the out table, or a flash tile's running figures.
@@ -47,7 +48,7 @@ export function findCell(root, { kind, index }, answers = {}) {
   }
 }
 
-const quoted = (text) => `\u201c${text}\u201d`;
+const quoted = (text) => `\u201c${tokenText(text)}\u201d`;
 
 /**
  * What a blank is called, for its input's accessible name and the announcements: what the

@@ -8,6 +8,7 @@ import { element } from './page-slots.js';
 import { keepSignsWithNumbers, renderDotProduct } from './render-working.js';
 import { isZeroedByMask } from './step-tables.js';
 import { renderWorking } from './step-views.js';
+import { tokenText } from './token-text.js';
 
 const f3 = (x) => formatFixed(x, DECIMALS.matrix);
 const f4 = (x) => formatFixed(x, DECIMALS.softmax);
@@ -50,7 +51,7 @@ export const WORKINGS = {
     const divisor = formatCompact(trace.scale_divisor, 3);
     const by = { sqrt_d: 'score \u00f7 \u221ad\u2096', d: 'score \u00f7 d\u2096', none: 'score, not scaled' }[trace.scale] ?? 'score';
     return {
-      node: block(doc, `scaled score of ${trace.tokens[i]} against ${trace.tokens[j]}`, [
+      node: block(doc, `scaled score of ${tokenText(trace.tokens[i])} against ${tokenText(trace.tokens[j])}`, [
         `${by} = ${f3(trace.scores[i][j])} \u00f7 ${divisor}`,
         [result(doc, f3(trace.scaled[i][j]))],
       ]),
@@ -58,23 +59,23 @@ export const WORKINGS = {
     };
   },
   masked(doc, trace, { row: i, col: j }) {
-    const title = `masked score of ${trace.tokens[i]} against ${trace.tokens[j]}`;
+    const title = `masked score of ${tokenText(trace.tokens[i])} against ${tokenText(trace.tokens[j])}`;
     let lines;
     if (trace.masked[i][j] === -Infinity) {
-      lines = [`\u2212\u221e: ${trace.tokens[j]} comes after ${trace.tokens[i]}, which may not look at it. ` +
+      lines = [`\u2212\u221e: ${tokenText(trace.tokens[j])} comes after ${tokenText(trace.tokens[i])}, which may not look at it. ` +
         'In the next step e^\u2212\u221e is exactly 0, so it gets no weight at all.', [result(doc, f3(-Infinity))]];
     } else if (isZeroedByMask(trace, i, j)) {
-      lines = [`0 instead of \u2212\u221e (the FAQ's mistake): ${trace.tokens[j]} comes after ${trace.tokens[i]}, ` +
+      lines = [`0 instead of \u2212\u221e (the FAQ's mistake): ${tokenText(trace.tokens[j])} comes after ${tokenText(trace.tokens[i])}, ` +
         'but e^0 is 1, so it will still get weight.', [result(doc, f3(trace.masked[i][j]))]];
     } else {
-      lines = [`the scaled score, unchanged: ${trace.tokens[i]} may look at ${trace.tokens[j]}`, [result(doc, f3(trace.masked[i][j]))]];
+      lines = [`the scaled score, unchanged: ${tokenText(trace.tokens[i])} may look at ${tokenText(trace.tokens[j])}`, [result(doc, f3(trace.masked[i][j]))]];
     }
     return { node: block(doc, title, lines), sources: [['scaled', i, j]] };
   },
   weights(doc, trace, { row: i, col: j, extra, table = 'weights' }) {
     if (extra) {
       return {
-        node: block(doc, `row sum of ${trace.tokens[i]}`, [
+        node: block(doc, `row sum of ${tokenText(trace.tokens[i])}`, [
           [sum(doc, trace.weights[i])], [result(doc, f4(trace.weight_sums[i]))],
         ]),
         sources: allCols(table, i),
@@ -87,7 +88,7 @@ export const WORKINGS = {
       const terms = col === 1 ? trace.exponentials[i] : trace.weights[i];
       const total = col === 1 ? trace.row_totals[i] : trace.weight_sums[i];
       return {
-        node: block(doc, `${col === 1 ? 'total of the exponentials' : 'sum of the weights'} of the ${trace.tokens[i]} row`, [
+        node: block(doc, `${col === 1 ? 'total of the exponentials' : 'sum of the weights'} of the ${tokenText(trace.tokens[i])} row`, [
           [sum(doc, terms)], [result(doc, f4(total))],
         ]),
         sources: [[table, null, col]],
@@ -98,7 +99,7 @@ export const WORKINGS = {
       const x = trace.masked[i][j];
       const power = trace.row_shifted[i] ? `e^(${f3(x)} \u2212 ${f3(trace.row_max[i])})` : `e^${f3(x)}`;
       return {
-        node: block(doc, `e\u02e3 of ${trace.tokens[i]} on ${trace.tokens[j]}`, [power, [result(doc, f4(trace.exponentials[i][j]))]]),
+        node: block(doc, `e\u02e3 of ${tokenText(trace.tokens[i])} on ${tokenText(trace.tokens[j])}`, [power, [result(doc, f4(trace.exponentials[i][j]))]]),
         sources: [[table, j, 0]],
       };
     }
@@ -108,14 +109,14 @@ export const WORKINGS = {
     if (footer) {
       const column = trace.tokens.map((_, n) => trace.weighted_values[i][n][c]);
       return {
-        node: block(doc, `out[${trace.tokens[i]}], component ${c}: the column added up`, [
+        node: block(doc, `out[${tokenText(trace.tokens[i])}], component ${c}: the column added up`, [
           [sum(doc, column)], [result(doc, f4(trace.out[i][c]))],
         ]),
         sources: [[table, null, c]],
       };
     }
     return {
-      node: block(doc, `weight of ${trace.tokens[i]} on ${trace.tokens[j]} \u00d7 v${c} of ${trace.tokens[j]}`, [
+      node: block(doc, `weight of ${tokenText(trace.tokens[i])} on ${tokenText(trace.tokens[j])} \u00d7 v${c} of ${tokenText(trace.tokens[j])}`, [
         `${f4(trace.weights[i][j])} \u00d7 ${f3(trace.v[j][c])}`, [result(doc, f4(trace.weighted_values[i][j][c]))],
       ]),
       sources: [['weights', i, j], ['v', j, c]],

@@ -8,6 +8,7 @@ import { DECIMALS, fixed } from './format.js';
 import { tableView } from './live-table.js';
 import { componentLabels } from './step-tables.js';
 import { presentTable } from './table-block.js';
+import { tokenText } from './token-text.js';
 
 /** The vocabulary's vectors as a table spec. */
 export function vocabularyTable(vocabulary) {
@@ -31,7 +32,7 @@ export function nextWordTable(trace, row, scored) {
   const rows = scored.words.map((_, w) => [scored.logits[w], scored.exponentials[w], scored.probabilities[w]]);
   return { matrix: rows, options: {
     name: 'next-word',
-    caption: `Step 6 \u00b7 demonstration: out[${trace.tokens[row]}] scored against each word`,
+    caption: `Step 6 \u00b7 demonstration: out[${tokenText(trace.tokens[row])}] scored against each word`,
     className: 'softmax',
     corner: 'word',
     rowLabels: scored.words,

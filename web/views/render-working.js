@@ -6,6 +6,7 @@
 
 import { formatFixed, formatProduct, formatSignedTerms } from './format.js';
 import { element } from './page-slots.js';
+import { tokenText } from './token-text.js';
 
 // "q" with the token name as a subscript: q_cat.
 function subscripted(doc, letter, token) {
@@ -34,7 +35,7 @@ export function renderDotProduct(doc, { queryToken, keyToken, query, key, produc
   block.dataset.key = keyToken;
 
   const title = element(doc, 'p', 'working-title');
-  title.append(subscripted(doc, 'q', queryToken), ' \u00b7 ', subscripted(doc, 'k', keyToken));
+  title.append(subscripted(doc, 'q', tokenText(queryToken)), ' \u00b7 ', subscripted(doc, 'k', tokenText(keyToken)));
   block.append(title);
 
   const factors = element(doc, 'p', 'working-line factors');
@@ -92,8 +93,8 @@ export function updateDotProduct(block, { queryToken, keyToken, query, key, prod
   const terms = block.querySelectorAll('.factors .term');
   if (terms.length !== query.length) return false;
   const [querySub, keySub] = block.querySelectorAll('.working-title sub');
-  setText(querySub, queryToken);
-  setText(keySub, keyToken);
+  setText(querySub, tokenText(queryToken));
+  setText(keySub, tokenText(keyToken));
   const label = `dot product of the query of ${queryToken} with the key of ${keyToken}`;
   if (block.getAttribute('aria-label') !== label) block.setAttribute('aria-label', label);
   block.dataset.query = queryToken;

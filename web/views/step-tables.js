@@ -7,6 +7,7 @@
 import { describeTokenPair } from './cell-navigation.js';
 import { DECIMALS, fixed, formatCompact, formatFixed } from './format.js';
 import { renderShadeLegend } from './render-tables.js';
+import { tokenText } from './token-text.js';
 
 export const SHADE_LEVELS = 5;
 
@@ -125,7 +126,7 @@ export function weightsTable(trace, { name, caption, className, shade = false })
  */
 export function softmaxTable(trace, row, {
   name = 'softmax',
-  caption = `Step 4 \u00b7 softmax of the ${trace.tokens[row]} row: weight = e\u02e3 \u00f7 total`,
+  caption = `Step 4 \u00b7 softmax of the ${tokenText(trace.tokens[row])} row: weight = e\u02e3 \u00f7 total`,
 } = {}) {
   const shifted = Boolean(trace.row_shifted[row]);
   const rows = trace.tokens.map((_, j) => [
@@ -163,15 +164,15 @@ export function mixTable(trace, row) {
   const weightOf = (j) => formatFixed(trace.weights[row][j], DECIMALS.softmax);
   return { matrix: trace.weighted_values[row], dataset: { row: String(row) }, liveRowLabels: true, options: {
     name: 'mix',
-    caption: `Step 5 \u00b7 mix: weight \u00d7 value for the ${trace.tokens[row]} row`,
+    caption: `Step 5 \u00b7 mix: weight \u00d7 value for the ${tokenText(trace.tokens[row])} row`,
     className: 'mix',
     corner: 'weight \u00d7 value',
-    rowLabels: trace.tokens.map((token, j) => `${weightOf(j)} \u00d7 V[${token}]`),
+    rowLabels: trace.tokens.map((token, j) => `${weightOf(j)} \u00d7 V[${tokenText(token)}]`),
     columnLabels: componentLabels('v', trace.head_dim),
     format: fixed(DECIMALS.softmax),
     isMasked: (j) => isMaskedScore(trace.masked[row][j]),
     footerRows: [{
-      label: `out[${trace.tokens[row]}]`,
+      label: `out[${tokenText(trace.tokens[row])}]`,
       values: trace.out[row],
       format: fixed(DECIMALS.softmax),
     }],
@@ -224,7 +225,7 @@ export function describeSoftmax({ row, column, text, note, footer }, table) {
 export function largeNumbersNote(trace) {
   const rows = trace.tokens.map((_, i) => i).filter((i) => trace.row_shifted[i]);
   if (rows.length === 0) return null;
-  return `Large numbers: the scores of ${rows.map((i) => trace.tokens[i]).join(', ')} are too large ` +
+  return `Large numbers: the scores of ${rows.map((i) => tokenText(trace.tokens[i])).join(', ')} are too large ` +
     'for e\u02e3 in a 32-bit float, so the core subtracted each such row\u2019s largest score first. ' +
     'Every weight is still finite and each row still adds up to one (row sums ' +
     `${rows.map((i) => formatFixed(trace.weight_sums[i], 4)).join(', ')}).`;

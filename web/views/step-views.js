@@ -18,6 +18,7 @@ import {
   isMaskedScore, maskSummary, maskedCaption, mixTable, outTable, scaleSummary, scaledCaption, shadeLegend, shiftNote,
   softmaxTable, tokenMatrixTable, weightsTable,
 } from './step-tables.js';
+import { tokenText, tokenTexts } from './token-text.js';
 
 export { hiddenScore, maskSummary } from './step-tables.js';
 
@@ -113,15 +114,15 @@ function stepNote(step, trace) {
 // "{token}" stays as it is.
 export function fillCaption(template, trace, row, maskLabel = trace.mask) {
   const fills = {
-    tokens: () => trace.tokens.join(' '),
-    token: () => trace.tokens[row] ?? '',
+    tokens: () => tokenTexts(trace.tokens).join(' '),
+    token: () => tokenText(trace.tokens[row] ?? ''),
     mask: () => maskLabel,
     scale: () => scaleSummary(trace),
   };
   return template.replace(/\{(tokens|token|mask|scale)\}/gu, (_, which) => fills[which]());
 }
 
-const gridCaption = (trace) => `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${trace.tokens.join(' ')}\u201d`;
+const gridCaption = (trace) => `Mask \u201c${trace.mask}\u201d \u00b7 attention weights for \u201c${tokenTexts(trace.tokens).join(' ')}\u201d`;
 
 // Each table step: its spec for a trace (and the row worked out), and how its cells are named.
 const TABLE_STEPS = {
@@ -318,7 +319,7 @@ export function renderWorking(doc, trace, { row, col, of = 'score' }) {
   block.setAttribute('aria-label', `weight of ${queryToken} on ${keyToken}`);
   block.dataset.query = queryToken;
   block.dataset.key = keyToken;
-  const title = element(doc, 'p', 'working-title', `weight of ${queryToken} on ${keyToken}`);
+  const title = element(doc, 'p', 'working-title', `weight of ${tokenText(queryToken)} on ${tokenText(keyToken)}`);
   const line = (...parts) => {
     const p = element(doc, 'p', 'working-line');
     p.append(element(doc, 'span', 'equals', '='), ' ', ...parts);

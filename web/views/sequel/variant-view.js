@@ -11,6 +11,7 @@ import {
   SEQUEL_DECIMALS as D, dotWorking, figureTable, labels, listWords, matrixBlock, paragraph, tableGroup,
 } from './tables.js';
 import { element } from '../page-slots.js';
+import { tokenText } from '../token-text.js';
 
 const isMasked = (trace) => (i, j) => trace.masked[i][j] === -Infinity;
 
@@ -20,7 +21,7 @@ const columnOf = (matrix, c) => matrix.map((row) => row[c]);
 function headOutWorking(trace, i, c) {
   const visible = trace.tokens.map((_, j) => j).filter((j) => trace.masked[i][j] !== -Infinity);
   return {
-    title: `output ${c} of ${trace.tokens[i]}: weight \u00d7 value, added up`,
+    title: `output ${c} of ${tokenText(trace.tokens[i])}: weight \u00d7 value, added up`,
     lines: [
       visible.map((j) => formatProduct(trace.weights[i][j], trace.v[j][c], 3)).join(' + '),
       formatSignedTerms(visible.map((j) => trace.weighted_values[i][j][c]), D.out),
@@ -37,7 +38,7 @@ function xTable(doc, registry, layer) {
 }
 
 function projectionWorking(layer, weights, what, letter) {
-  return (i, c, result) => dotWorking(`${letter}${c} of ${layer.tokens[i]} = ${what}`, layer.x[i], columnOf(weights, c), result);
+  return (i, c, result) => dotWorking(`${letter}${c} of ${tokenText(layer.tokens[i])} = ${what}`, layer.x[i], columnOf(weights, c), result);
 }
 
 function sharingPart(doc, layer) {
@@ -92,7 +93,7 @@ function latentCachePart(doc, registry, layer) {
   const table = matrixBlock(doc, registry, layer.latent, {
     name: 'latent', caption: `C = X \u00b7 W_DKV: the latent (d_latent ${layer.d_latent}), cached`,
     corner: 'token', rowLabels: layer.tokens, columnLabels: labels('c', layer.d_latent), format: fixed(D.matrix),
-    working: (i, l) => dotWorking(`c${l} of ${layer.tokens[i]} = x \u00b7 W_DKV`, layer.x[i], columnOf(layer.w_dkv, l), layer.latent[i][l]),
+    working: (i, l) => dotWorking(`c${l} of ${tokenText(layer.tokens[i])} = x \u00b7 W_DKV`, layer.x[i], columnOf(layer.w_dkv, l), layer.latent[i][l]),
   });
   const note = paragraph(doc, 'note', `Per token the cache keeps ${counted(layer.bill.cached_values_per_token_per_layer, 'number', 'numbers', formatCount)}, `
     + 'the latent row, whatever the number of heads; every head rebuilds its keys and values from it.');
@@ -150,7 +151,7 @@ function headGroup(doc, registry, layer, head, h) {
     matrixBlock(doc, registry, trace.q, {
       name: `q-${h}`, caption: `Q of head ${h} = X \u00b7 W_Q[${h}]`, corner: 'token',
       rowLabels: trace.tokens, columnLabels: labels('q', trace.head_dim), format: fixed(D.matrix),
-      working: (i, c) => dotWorking(`q${c} of ${trace.tokens[i]} = x \u00b7 W_Q[${h}]`, layer.x[i], columnOf(head.w_q, c), trace.q[i][c]),
+      working: (i, c) => dotWorking(`q${c} of ${tokenText(trace.tokens[i])} = x \u00b7 W_Q[${h}]`, layer.x[i], columnOf(head.w_q, c), trace.q[i][c]),
     }),
   ];
   if (latent) {
@@ -159,7 +160,7 @@ function headGroup(doc, registry, layer, head, h) {
       tables.push(matrixBlock(doc, registry, trace[letter], {
         name: `${letter}-${h}`, caption: `${letter.toUpperCase()} of head ${h} = C \u00b7 W_U${letter.toUpperCase()}[${h}] (rebuilt, not cached)`,
         corner: 'token', rowLabels: trace.tokens, columnLabels: labels(letter, trace.head_dim), format: fixed(D.matrix),
-        working: (i, c) => dotWorking(`${letter}${c} of ${trace.tokens[i]} = c \u00b7 W_U${letter.toUpperCase()}[${h}]`,
+        working: (i, c) => dotWorking(`${letter}${c} of ${tokenText(trace.tokens[i])} = c \u00b7 W_U${letter.toUpperCase()}[${h}]`,
           layer.latent[i], columnOf(up, c), trace[letter][i][c]),
       }));
     }
@@ -191,7 +192,7 @@ function layerPart(doc, registry, layer) {
     matrixBlock(doc, registry, layer.out, {
       name: 'layer-out', caption: `The layer\u2019s output = concat \u00b7 W_O (${layer.variant})`, corner: 'token',
       rowLabels: layer.tokens, columnLabels: labels('y', layer.d_model), format: fixed(D.out),
-      working: (i, c) => dotWorking(`y${c} of ${layer.tokens[i]} = concat \u00b7 W_O`, layer.concat[i], columnOf(layer.w_o, c),
+      working: (i, c) => dotWorking(`y${c} of ${tokenText(layer.tokens[i])} = concat \u00b7 W_O`, layer.concat[i], columnOf(layer.w_o, c),
         layer.out[i][c], 3, D.out),
     }),
   ];
