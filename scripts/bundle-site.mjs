@@ -13,7 +13,9 @@
 //                               (whose hints the built page then drops)
 //   <out>/*.css                 each stylesheet of site/ that an HTML page links, its @imports
 //                               (site/styles/*.css) bundled in and minified
-//   <out>/web/<entry>.js        the public entry modules of web/, bundled
+//   <out>/web/<entry>.js        the public entry modules of web/, bundled, each with its chunks
+//                               beside it (<entry>-*.js): the code it loads on first use
+//                               (web/elements/on-first-use.js) and the code shared with it
 //   <out>/web/api/core-loader.js, web/api/attention-tracer.js, web/api/trainer.js,
 //   web/api/training-channel.js, web/api/training-worker.js, web/api/trained-input.js
 //                               loaded on first use, kept as separate files (minified) so that
@@ -31,7 +33,7 @@
 // Why a script and not the esbuild command line: the lazily loaded modules stay external, and
 // their import paths have to be rewritten relative to each bundle, which needs a plugin.
 import { build, transform } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +162,32 @@ async function bundle(entry, outfile, out, carried = new Set()) {
   });
 }
 
+// A public entry module of web/, with the code its elements load on first use
+// (web/elements/on-first-use.js) split into chunks beside it, named after the entry, which
+// only a page using those elements fetches. Code both need goes into a chunk the entry imports.
+async function bundleWithChunks(entry, out) {
+  const outdir = path.join(out, 'web');
+  const name = path.basename(entry, '.js');
+  // The chunks of an earlier build (their names change with their content).
+  for (const file of readdirSync(outdir).filter((n) => n.startsWith(`${name}-`) && /\.js(\.map)?$/u.test(n))) {
+    rmSync(path.join(outdir, file));
+  }
+  await build({
+    entryPoints: [entry],
+    outdir,
+    bundle: true,
+    splitting: true,
+    chunkNames: `${name}-[name]-[hash]`,
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    external: ['node:*'],
+    plugins: [keepLazyModulesExternal(path.join(outdir, `${name}.js`), out, new Set())],
+  });
+}
+
 // The wasm build writes the glue into web/generated/; the site carries a copy at the same
 // relative place, the .wasm as it is and the glue minified. Emscripten 3.1.6 has no closure
 // compiler here and leaves the glue's own names and layout: esbuild's minifier (names local
@@ -214,7 +242,8 @@ async function main() {
   // web/vendor/ re-exports npm packages from node_modules/, which the site does not carry: each
   // is bundled in place, so the readable modules that import it work in the package as well.
   const vendor = readdirSync(path.join(WEB, 'vendor')).filter((n) => n.endsWith('.js')).map((n) => `vendor/${n}`);
-  for (const entry of [...WEB_ENTRIES, ...LAZY_MODULES, ...vendor]) {
+  for (const entry of WEB_ENTRIES) jobs.push(bundleWithChunks(path.join(WEB, entry), out));
+  for (const entry of [...LAZY_MODULES, ...vendor]) {
     jobs.push(bundle(path.join(WEB, entry), path.join(out, 'web', entry), out));
   }
   await Promise.all(jobs);

@@ -60,6 +60,10 @@ describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
       { viewport: { width: 360, height: 740 } });
     try {
       await settlePage(page);
+      // Pencil mode's code is a chunk of its own, fetched because this page's elements ask for it
+      // (a page without `practice` never fetches it: embed-strict-csp).
+      assert.ok(record.requests.some((url) => /\/attention-explainer-element-practice-[A-Z0-9]+\.js$/u.test(url)),
+        'the explainer bundle loaded pencil mode on first use');
       const inside = (id) => (selector) => page.locator(`#${id} ${selector}`);
       const pencil = inside('pencil');
       const ids = await pencil('input.blank-answer').evaluateAll((inputs) => inputs.map((input) => input.dataset.blank));

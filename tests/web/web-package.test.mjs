@@ -259,8 +259,12 @@ describe('authors.html', () => {
 describe('scripts/bench-size', () => {
   it('counts the bundle, the core build the elements load and its .wasm, and nothing else', async () => {
     const { files, dynamic } = await moduleGraph(packageDir);
-    assert.deepEqual(files, ['attention-explainer.js', 'api/core-loader.js', 'generated/attention-core-embed.js',
-      'generated/attention-core-embed.wasm']);
+    // The bundle, and the chunk of the code it shares with pencil mode, which it loads on first use.
+    const chunk = /^attention-explainer-chunk-[A-Z0-9]+\.js$/u;
+    assert.deepEqual(files.map((name) => (chunk.test(name) ? 'the shared chunk' : name)), ['attention-explainer.js',
+      'the shared chunk', 'api/core-loader.js', 'generated/attention-core-embed.js', 'generated/attention-core-embed.wasm']);
+    assert.ok(dynamic.some((name) => /^attention-explainer-element-practice-[A-Z0-9]+\.js$/u.test(name)),
+      'pencil mode is loaded on first use');
     for (const name of files) assert.ok(existsSync(join(packageDir, name)), `${name} exists`);
     // The full and scalar builds are loaded only by a page that asks for them.
     assert.ok(dynamic.includes('generated/attention-core.js') && dynamic.includes('generated/attention-core-scalar.js'));

@@ -18,7 +18,7 @@ import {
   fillCaption, maskSelect, renderArrowsFigure, selectMask, stepView,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
-import { ElementPractice } from './element-practice.js';
+import { codeFor, loadForAttribute, practiceCode } from './on-first-use.js';
 import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
 import { DECIMALS } from '../views/format.js';
 import { quoteText } from '../state/quote-text.js';
@@ -98,7 +98,8 @@ export class AttentionPiece extends AttentionElementBase {
     return true;
   }
 
-  attributeChangedCallback(name) {
+  attributeChangedCallback(name, previous, value) {
+    loadForAttribute(name, value);
     if (name === 'model') {
       if (this.isConnected) this.#resolve();
     } else if (name === 'light-dom') {
@@ -281,7 +282,12 @@ export class AttentionStepElement extends AttentionPiece {
       this.#view = { step, tools, workings, view: stepView(doc, step, { tools, navigable: workings }) };
     }
     const practice = this.getAttribute('practice');
-    if (practice !== null) this.#practice ??= new ElementPractice(doc);
+    if (practice !== null && !this.#practice) {
+      const practiceModule = codeFor(this, practiceCode);
+      // The blanks' code is on its way: no answers are shown before it can hide them.
+      if (!practiceModule) return [computingNote(doc)];
+      this.#practice = new practiceModule.ElementPractice(doc);
+    }
     const active = this.focusedElement;
     const section = this.#view.view.show(trace, {
       row,

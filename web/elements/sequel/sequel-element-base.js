@@ -11,6 +11,7 @@
 import { ConfigError, CORE_CHOICES } from '../element-config.js';
 import { announceChange } from '../change-event.js';
 import { AttentionElementBase, computingNote } from '../element-base.js';
+import { codeFor, loadForAttribute, practiceCode } from '../on-first-use.js';
 import { readerMessage, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import { WorkingRegistry } from '../../views/sequel/working.js';
@@ -38,6 +39,7 @@ export class SequelElement extends AttentionElementBase {
   #lastGood = null;  // the last result drawn: a refused value leaves its tables in place
   #controlNodes = null;  // attribute -> {spec, input | inputs}
   #lastChanged = null;   // the control the reader changed last: a refusal it caused is shown there
+  #practice = null;     // pencil mode's blanks, once an element with `practice` has drawn
 
   constructor() {
     super({ styles: [adoptSequelStyles], editsCells: false });
@@ -78,6 +80,7 @@ export class SequelElement extends AttentionElementBase {
   }
 
   attributeChangedCallback(name, previous, value) {
+    loadForAttribute(name, value);
     if (name === 'controls' && previous !== value && this.#controlNodes) {
       // Another list of controls: built again on the next render.
       this.#controlNodes = null;
@@ -87,6 +90,23 @@ export class SequelElement extends AttentionElementBase {
   }
 
   // --- for subclasses
+  /**
+   * With the `practice` attribute, `nodes` with pencil mode's blanks laid on them before they
+   * are shown (the cells it names of `answer`, the core's flashTiles() or kvBill() answer, of
+   * `source` 'flash' or 'bill') and its bar in front; without it, `nodes`. While the blanks'
+   * code is on its way, the "computing…" note: no answer is shown before it can be hidden.
+   */
+  layPractice(doc, nodes, answer, source) {
+    const attribute = this.getAttribute('practice');
+    if (attribute === null && !this.#practice) return nodes;
+    if (!this.#practice) {
+      const practiceModule = codeFor(this, practiceCode);
+      if (!practiceModule) return [computingNote(doc)];
+      this.#practice = new practiceModule.ElementPractice(doc);
+    }
+    return this.#practice.layOnNodes(doc, nodes, attribute, answer, this.localName, source);
+  }
+
   /** The attribute specs of the element's request (sequel-config.js), for wording problems. */
   get requestSpecs() { return {}; }
   /**

@@ -21,7 +21,6 @@ import { SequelElement } from './sequel-element-base.js';
 import { AttentionKvCurveElement } from './kv-curve-element.js';
 import { AttentionLayerInputsElement } from './layer-inputs-element.js';
 import { renderFlashTiles } from '../../views/sequel/flash-view.js';
-import { ElementPractice } from '../element-practice.js';
 import { renderQuantisedCache } from '../../views/sequel/quantised-view.js';
 import { renderFlashTraffic } from '../../views/sequel/traffic-view.js';
 import { renderVariant } from '../../views/sequel/variant-view.js';
@@ -88,7 +87,6 @@ export class AttentionVariantElement extends SequelElement {
 export class AttentionFlashTilesElement extends SequelElement {
   static observedAttributes = ['controls', 'practice', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
 
-  #practice = null;
 
   get requestSpecs() {
     return REQUEST_ATTRIBUTES.flash;
@@ -102,10 +100,7 @@ export class AttentionFlashTilesElement extends SequelElement {
   // tables before they are shown.
   renderResult(doc, tiles) {
     const nodes = renderFlashTiles(doc, this.workings, tiles);
-    const practice = this.getAttribute('practice');
-    if (practice === null && !this.#practice) return nodes;
-    this.#practice ??= new ElementPractice(doc);
-    return this.#practice.layOnNodes(doc, nodes, practice, tiles, this.localName, 'flash');
+    return this.layPractice(doc, nodes, tiles, 'flash');
   }
 
   controlSpecs(attention) {
@@ -249,7 +244,6 @@ const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'ro
 export class AttentionKvBillElement extends SequelElement {
   static observedAttributes = ['controls', 'show', 'practice', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
 
-  #practice = null;
 
   get requestSpecs() {
     return { ...REQUEST_ATTRIBUTES.bill, ...TOY_ATTRIBUTES };
@@ -289,10 +283,7 @@ export class AttentionKvBillElement extends SequelElement {
       if (part === 'presets') nodes.push(renderPresetBills(doc, this.workings, result.presetBills));
     }
     // With `practice`, the model's lines it names are blanks of pencil mode (in the comparison).
-    const practice = this.getAttribute('practice');
-    if (practice === null && !this.#practice) return nodes;
-    this.#practice ??= new ElementPractice(doc);
-    return this.#practice.layOnNodes(doc, nodes, practice, result.model, this.localName, 'bill');
+    return this.layPractice(doc, nodes, result.model, 'bill');
   }
 
   controlSpecs() {
