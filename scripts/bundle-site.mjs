@@ -147,17 +147,17 @@ function keepLazyModulesExternal(outfile, out, carried) {
   };
 }
 
+// What every bundled script of the site shares: one minified ES module with a source map.
+const SCRIPT_OPTIONS = Object.freeze({
+  bundle: true, format: 'esm', minify: true, sourcemap: true, legalComments: 'none', logLevel: 'warning',
+  external: ['node:*'],
+});
+
 async function bundle(entry, outfile, out, carried = new Set()) {
   await build({
+    ...SCRIPT_OPTIONS,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    external: ['node:*'],
     plugins: [keepLazyModulesExternal(outfile, out, carried)],
   });
 }
@@ -173,17 +173,11 @@ async function bundleWithChunks(entry, out) {
     rmSync(path.join(outdir, file));
   }
   await build({
+    ...SCRIPT_OPTIONS,
     entryPoints: [entry],
     outdir,
-    bundle: true,
     splitting: true,
     chunkNames: `${name}-[name]-[hash]`,
-    format: 'esm',
-    minify: true,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    external: ['node:*'],
     plugins: [keepLazyModulesExternal(path.join(outdir, `${name}.js`), out, new Set())],
   });
 }
