@@ -87,7 +87,6 @@ export class AttentionVariantElement extends SequelElement {
 export class AttentionFlashTilesElement extends SequelElement {
   static observedAttributes = ['controls', 'practice', ...Object.keys(REQUEST_ATTRIBUTES.flash)];
 
-
   get requestSpecs() {
     return REQUEST_ATTRIBUTES.flash;
   }
@@ -243,7 +242,6 @@ const KIND_START = { kv: { 'head-dim': '128' }, latent: { 'd-latent': '512', 'ro
 
 export class AttentionKvBillElement extends SequelElement {
   static observedAttributes = ['controls', 'show', 'practice', ...Object.keys(TOY_ATTRIBUTES), ...Object.keys(REQUEST_ATTRIBUTES.bill)];
-
 
   get requestSpecs() {
     return { ...REQUEST_ATTRIBUTES.bill, ...TOY_ATTRIBUTES };
