@@ -93,6 +93,19 @@ test('--help prints the usage, exit 0', () => {
   assert.equal(stderr, '');
 });
 
+test('--json -: a token\u2019s invisible formatting is written as escapes, and reads back the same', () => {
+  // A right-to-left override left open would turn around the rest of the line in a terminal
+  // that applies bidi, numbers included; Hebrew letters are text and stay as they are.
+  const tokens = ['\u202eevil', '\u05e9\u05dc\u05d5\u05dd', 'zero\u200bwidth'];
+  const input = { tokens, q: [[1, 0], [0, 1], [1, 1]], k: [[1, 0], [0, 1], [1, 1]], v: [[1, 0], [0, 1], [1, 1]] };
+  const { code, stdout, stderr } = run(['--json', '-'], JSON.stringify(input));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stdout, /[\u200b\u202e]/u, 'no raw formatting character in the output');
+  assert.ok(stdout.includes('"\\u202eevil"') && stdout.includes('"zero\\u200bwidth"'), stdout.slice(0, 80));
+  assert.ok(stdout.includes('\u05e9\u05dc\u05d5\u05dd'), 'letters as they are');
+  assert.deepEqual(JSON.parse(stdout).tokens, tokens);
+});
+
 test('--json -: the article input gives one JSON object that matches float64', () => {
   const { code, stdout, stderr } = run(['--json', '-'], JSON.stringify(article));
   assert.equal(code, 0, stderr);

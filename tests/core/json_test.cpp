@@ -232,6 +232,21 @@ TEST_CASE("json: write_string escapes what it must and reads back unchanged", "[
   CHECK(simple == R"("a\"b\\c\nd")");
 }
 
+TEST_CASE("json: write_string writes invisible formatting characters as escapes, read back the same",
+          "[json]") {
+  // A right-to-left override (U+202E) left open, a zero-width space, an isolate, a byte-order mark;
+  // letters of any script stay as they are, and so does a byte that starts no character.
+  const std::string text = "\xE2\x80\xAE" "evil \xE2\x80\x8B" "x \xE2\x81\xA6" "y \xEF\xBB\xBF"
+                           " \xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D caf\xC3\xA9";
+  std::string out;
+  attn::json::write_string(out, text);
+  CHECK(out == "\"\\u202eevil \\u200bx \\u2066y \\ufeff \xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D caf\xC3\xA9\"");
+  CHECK(parse_ok(out).string == text);
+  std::string stray;
+  attn::json::write_string(stray, "a\xFF" "b");
+  CHECK(stray == "\"a\xFF" "b\"");
+}
+
 TEST_CASE("json: quoted_excerpt quotes a text for a message, whole characters, nothing invisible",
           "[json]") {
   using attn::json::quoted_excerpt;

@@ -383,36 +383,32 @@ bool invisible(char32_t c) {
 }  // namespace
 
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
-  static const char hex[] = "0123456789abcdef";
   const std::string_view shown = utf8_prefix(text, max_bytes);
-  std::string quoted = "\"";
-  std::size_t written = 0;  // bytes of `shown` already in `quoted`
-  const auto write_up_to = [&](std::size_t end) {
-    std::string part;
-    write_string(part, shown.substr(written, end - written));
-    quoted.append(part, 1, part.size() - 2);  // without its quotes
-  };
-  for (std::size_t at = 0; at < shown.size();) {
-    const auto [code, length] = decode_utf8(shown.substr(at));
-    if (invisible(code)) {
-      write_up_to(at);
-      quoted += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) quoted += hex[(code >> shift) & 0xF];
-      written = at + length;
-    }
-    at += length;
-  }
-  write_up_to(shown.size());
-  if (shown.size() < text.size()) quoted += "…";
-  quoted += '"';
+  std::string quoted;
+  write_string(quoted, shown);
+  if (shown.size() < text.size()) quoted.insert(quoted.size() - 1, "…");
   return quoted;
 }
 
+// JSON's own escapes, and the invisible formatting characters as \u escapes as well: a
+// right-to-left override in a token would otherwise turn around the rest of a line of JSON shown
+// in a terminal or a log, numbers included. The text read back is the same.
 void write_string(std::string& out, std::string_view text) {
   static const char hex[] = "0123456789abcdef";
+  const auto escape = [&](char32_t code) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(code >> shift) & 0xF];
+  };
   out += '"';
-  for (const char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
+  for (std::size_t at = 0; at < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[at]);
+    if (c >= 0x80) {
+      const auto [code, length] = decode_utf8(text.substr(at));
+      if (invisible(code)) escape(code);
+      else out.append(text, at, length);
+      at += length;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -420,14 +416,10 @@ void write_string(std::string& out, std::string_view text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 0xF];
-        } else {
-          out += ch;
-        }
+        if (c < 0x20) escape(c);
+        else out += static_cast<char>(c);
     }
+    ++at;
   }
   out += '"';
 }

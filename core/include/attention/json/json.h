@@ -70,6 +70,9 @@ std::string quoted_excerpt(std::string_view text, std::size_t max_bytes);
 // it can never be mistaken for a missing value or for a token spelt "NaN".
 void write_number(std::string& out, double value);
 void write_non_finite(std::string& out, double value);
+// A JSON string: JSON's escapes, and the invisible formatting characters as \u escapes too, so
+// that a token's right-to-left override cannot turn around a line of JSON shown as text (a
+// terminal, a log); JSON.parse reads back the same string.
 void write_string(std::string& out, std::string_view text);
 
 }  // namespace attn::json
