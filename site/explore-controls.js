@@ -9,7 +9,7 @@ import {
   PAGE_LIMITS, headDimOf, withHeadDim, withMask, withScale, withTokenAdded,
   withStep, withTokenRemoved, withTokenRenamed, withValuesFromPool,
 } from '../web/state/page-state.js';
-import { tokenText } from '../web/views/token-text.js';
+import { quotedToken } from '../web/views/token-text.js';
 
 // The variants of one kind as the core names and labels them (attention.vocabulary()).
 const choicesOf = (terms) => ({
@@ -80,7 +80,7 @@ export function createControls(doc, session, { walkButton }) {
       if (problem) {
         input.setAttribute('aria-invalid', 'true');
         input.setAttribute('aria-describedby', message.id);
-        say(`${problem.replace(/^tokens\[\d+\]: /u, `token ${index + 1}: `)}. The tables keep \u201c${tokenText(session.state.tokens[index])}\u201d.`);
+        say(`${problem.replace(/^tokens\[\d+\]: /u, `token ${index + 1}: `)}. The tables keep ${quotedToken(session.state.tokens[index])}.`);
         return;
       }
       renaming = { input, recorded: true };

@@ -2,7 +2,7 @@
 // reorder the text around it goes between directional isolates; any other stays as it is.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tokenText, tokenTexts } from '../../web/views/token-text.js';
+import { quotedToken, tokenText, tokenTexts } from '../../web/views/token-text.js';
 import { describeBlank } from '../../web/views/blank-cell.js';
 import { largeNumbersNote } from '../../web/views/step-tables.js';
 
@@ -32,6 +32,11 @@ describe('tokenText', () => {
   it('maps a list, and reads a non-string as its text', () => {
     assert.deepEqual(tokenTexts(['the', 'שלום']), ['the', isolated('שלום')]);
     assert.equal(tokenText(7), '7');
+  });
+
+  it('quotes a token in curly quotes, isolated inside them where it needs it', () => {
+    assert.equal(quotedToken('cat'), '\u201ccat\u201d');
+    assert.equal(quotedToken('\u202eevil'), `\u201c${isolated('\u202eevil')}\u201d`);
   });
 });
 

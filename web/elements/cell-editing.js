@@ -11,12 +11,12 @@ import { parseNumberText } from './element-config.js';
 import { quoteTyped } from '../state/quote-text.js';
 import { formatEditable } from '../views/step-views.js';
 import { largeNumbersNote } from '../views/step-tables.js';
-import { tokenText } from '../views/token-text.js';
+import { quotedToken } from '../views/token-text.js';
 
 const KEEPS = / The cell keeps .*$/u;
 
 /** "q2 of “cat”": a cell as the messages name it. */
-export const cellName = (matrix, col, token) => `${matrix}${col} of \u201c${tokenText(token)}\u201d`;
+export const cellName = (matrix, col, token) => `${matrix}${col} of ${quotedToken(token)}`;
 
 /** Why typed text is no number: empty, too large to be finite, or not a number at all. */
 export function notANumber(text) {

@@ -13,7 +13,7 @@ import {
   DEFAULT_STEPS, INPUT_FIELDS, parseCoreChoice, parseIndex, parseMatrix, parseSteps, parseTokens, resolveIndex,
 } from './element-config.js';
 import { maskSelect, selectMask, stepView } from '../views/step-views.js';
-import { codeFor, loadForAttribute, practiceCode } from './on-first-use.js';
+import { loadForAttribute, newPractice } from './on-first-use.js';
 
 /** Fired on a model element or explainer, bubbling, after every new trace. */
 export { CHANGE_EVENT } from './change-event.js';
@@ -219,11 +219,12 @@ export class AttentionExplainerElement extends ModelOwner {
       return;
     }
     const practice = this.getAttribute('practice');
-    const practiceModule = practice === null || this.#practice ? null : codeFor(this, practiceCode);
-    if (practice !== null && !this.#practice && !practiceModule) {
-      // The blanks' code is on its way: no answers are shown before it can hide them.
-      syncChildren(this.body, [computingNote(doc)]);
-      return;
+    if (practice !== null) {
+      this.#practice ??= newPractice(this, doc);
+      if (!this.#practice) {
+        syncChildren(this.body, [computingNote(doc)]);
+        return;
+      }
     }
     this.showProblem(null);
 
@@ -234,7 +235,6 @@ export class AttentionExplainerElement extends ModelOwner {
     for (const step of steps) sections.set(step, this.#sections.get(step) ?? stepView(doc, step));
     this.#sections = sections;
     const children = [...sections.values()].map((view) => view.show(trace, { row, editable, active }));
-    if (practiceModule) this.#practice = new practiceModule.ElementPractice(doc);
     children.unshift(...(this.#practice?.barFor(practice) ?? []));
     if (this.controls) children.unshift(this.#controlsFor(trace));
     syncChildren(this.body, children);

@@ -18,7 +18,7 @@ import {
   fillCaption, maskSelect, renderArrowsFigure, selectMask, stepView,
 } from '../views/step-views.js';
 import { updateArrows } from '../views/arrows.js';
-import { codeFor, loadForAttribute, practiceCode } from './on-first-use.js';
+import { loadForAttribute, newPractice } from './on-first-use.js';
 import { showWorkingsOnPoint, workingPanel } from '../views/cell-pointing.js';
 import { DECIMALS } from '../views/format.js';
 import { quoteText } from '../state/quote-text.js';
@@ -282,11 +282,9 @@ export class AttentionStepElement extends AttentionPiece {
       this.#view = { step, tools, workings, view: stepView(doc, step, { tools, navigable: workings }) };
     }
     const practice = this.getAttribute('practice');
-    if (practice !== null && !this.#practice) {
-      const practiceModule = codeFor(this, practiceCode);
-      // The blanks' code is on its way: no answers are shown before it can hide them.
-      if (!practiceModule) return [computingNote(doc)];
-      this.#practice = new practiceModule.ElementPractice(doc);
+    if (practice !== null) {
+      this.#practice ??= newPractice(this, doc);
+      if (!this.#practice) return [computingNote(doc)];
     }
     const active = this.focusedElement;
     const section = this.#view.view.show(trace, {

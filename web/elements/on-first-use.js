@@ -59,6 +59,18 @@ export function codeFor(element, code) {
 export const practiceCode = onFirstUse('Pencil mode\u2019s code', () => import('./element-practice.js'));
 
 /**
+ * A new ElementPractice (element-practice.js) for `element` to lay its blanks with; or null
+ * while pencil mode's code is on its way (see codeFor), when the element shows its "computing…"
+ * note instead of answers the blanks could not hide yet.
+ * @param {{scheduleRender(): void, showProblem(problem: {text: string}): void}} element
+ * @param {Document} doc
+ */
+export function newPractice(element, doc) {
+  const code = codeFor(element, practiceCode);
+  return code ? new code.ElementPractice(doc) : null;
+}
+
+/**
  * For an element's attributeChangedCallback: a `practice` attribute starts loading pencil mode's
  * code at once, so that it has arrived by the time the element first draws its numbers.
  * @param {string} name

@@ -41,7 +41,6 @@ const SLACK = 2 ** -20;
  * @property {string} message           one sentence for the reader (and a screen reader)
  */
 
-
 function verdictOf(fields) {
   return { difference: 0, direction: null, rounding: null, note: null, ...fields };
 }

@@ -7,7 +7,7 @@
 
 import { DECIMALS, NEG_INFINITY, formatCompact, formatFixed, formatProduct, formatSignedTerms } from '../views/format.js';
 import { formatCount } from '../views/sequel-format.js';
-import { tokenText } from '../views/token-text.js';
+import { quotedToken, tokenText } from '../views/token-text.js';
 
 /** The lines of the KV bill that can be practised, in the order the bill's table lists them. */
 export const BILL_LINES = Object.freeze(['bytes_per_token_per_layer', 'bytes_per_token', 'bytes_per_sequence', 'cache_bytes']);
@@ -98,7 +98,6 @@ export function cellTable({ kind: name, index }) {
   return kindOrThrow(name).table.replace('{step}', String(index[0]));
 }
 
-const quoted = (text) => `\u201c${tokenText(text)}\u201d`;
 
 /**
  * The working a hint reveals for one cell, one step per entry, in the kind's `hint` order:
@@ -121,7 +120,7 @@ function workingTexts(kind, index, answer) {
   if (kind.source === 'flash') return flashWorking(kind.name, index, answer, s);
   const t = answer;
   const [i, j, c] = index;
-  const who = () => `${quoted(t.tokens[i])} on ${quoted(t.tokens[j])}`;
+  const who = () => `${quotedToken(t.tokens[i])} on ${quotedToken(t.tokens[j])}`;
   switch (kind.name) {
     case 'scores': return [
       `q[${tokenText(t.tokens[i])}] \u00b7 k[${tokenText(t.tokens[j])}] = ${t.q[i].map((x, n) => formatProduct(x, t.k[j][n], DECIMALS.factor)).join(' + ')}`,
@@ -132,9 +131,9 @@ function workingTexts(kind, index, answer) {
       `${m(t.scores[i][j])} \u00f7 ${formatCompact(t.scale_divisor, 3)} = ${m(t.scaled[i][j])}`,
     ];
     case 'masked': return t.hidden[i][j]
-      ? [`mask ${quoted(t.mask)}: ${quoted(t.tokens[j])} is hidden from ${quoted(t.tokens[i])}`,
+      ? [`mask \u201c${t.mask}\u201d: ${quotedToken(t.tokens[j])} is hidden from ${quotedToken(t.tokens[i])}`,
         t.masked[i][j] === -Infinity ? `so that e^x is 0, the score becomes ${NEG_INFINITY}` : `the score becomes ${m(t.masked[i][j])}`]
-      : [`mask ${quoted(t.mask)}: ${quoted(t.tokens[i])} may look at ${quoted(t.tokens[j])}`, `the scaled score stays: ${m(t.masked[i][j])}`];
+      : [`mask \u201c${t.mask}\u201d: ${quotedToken(t.tokens[i])} may look at ${quotedToken(t.tokens[j])}`, `the scaled score stays: ${m(t.masked[i][j])}`];
     case 'exponentials': return [
       t.row_shifted[i] ? `x \u2212 max = ${m(t.masked[i][j])} \u2212 ${m(t.row_max[i])} (the row's largest score is taken off first)`
         : `x = ${m(t.masked[i][j])}`,
@@ -142,12 +141,12 @@ function workingTexts(kind, index, answer) {
         : `e^(${t.row_shifted[i] ? 'x \u2212 max' : m(t.masked[i][j])}) = ${s(t.exponentials[i][j])}`,
     ];
     case 'totals': return [
-      `the ${quoted(t.tokens[i])} row's e^x: ${t.exponentials[i].map(s).join(', ')}`,
+      `the ${quotedToken(t.tokens[i])} row's e^x: ${t.exponentials[i].map(s).join(', ')}`,
       `${t.exponentials[i].map(s).join(' + ')} = ${s(t.row_totals[i])}`,
     ];
     case 'weights': return [
       `e^x of ${who()}: ${s(t.exponentials[i][j])}`,
-      `the ${quoted(t.tokens[i])} row's total: ${s(t.row_totals[i])}`,
+      `the ${quotedToken(t.tokens[i])} row's total: ${s(t.row_totals[i])}`,
       `${s(t.exponentials[i][j])} \u00f7 ${s(t.row_totals[i])} = ${s(t.weights[i][j])}`,
     ];
     case 'mix': return [
@@ -158,7 +157,7 @@ function workingTexts(kind, index, answer) {
     case 'out': {
       const column = t.weighted_values[i].map((row) => row[j]);
       return [
-        `component ${j} of the ${quoted(t.tokens[i])} row's weight \u00d7 value: ${column.map(s).join(', ')}`,
+        `component ${j} of the ${quotedToken(t.tokens[i])} row's weight \u00d7 value: ${column.map(s).join(', ')}`,
         `${formatSignedTerms(column, DECIMALS.softmax)} = ${s(t.out[i][j])}`,
       ];
     }
@@ -169,7 +168,7 @@ function workingTexts(kind, index, answer) {
 function flashWorking(name, [tile, query], answer, s) {
   const step = flashStep(answer, tile);
   const r = query - step.row_begin;
-  const who = quoted(answer.tokens[query]);
+  const who = quotedToken(answer.tokens[query]);
   switch (name) {
     case 'flash-max': return [
       `m before, the running max of ${who} so far: ${s(step.max_before[r])}`,

@@ -18,7 +18,7 @@ import { answerKey, exerciseBlanks } from './exercise.js';
 import { roundNamed } from './rounds.js';
 import { DECIMALS, NEG_INFINITY, formatCompact, formatFixed } from '../views/format.js';
 import { quoteText } from '../state/quote-text.js';
-import { tokenText } from '../views/token-text.js';
+import { quotedToken, tokenText } from '../views/token-text.js';
 
 /** The walkthrough's steps a worksheet prints, in order, with the kinds of blank each holds. */
 export const WORKSHEET_STEPS = Object.freeze([
@@ -177,7 +177,7 @@ export function worksheetLayout(trace, cells, { answers = false, round, seed, le
     2: () => [pair('scaled', 'scaled', `Step 2 \u00b7 scaled: score \u00f7 ${formatCompact(trace.scale_divisor, 3)}`)],
     3: () => [pair('masked', 'masked', 'Step 3 \u00b7 masked scores')],
     4: () => tokens.map((token, i) => {
-      const softmax = table(`softmax-${i}`, `Step 4 \u00b7 softmax of the \u201c${tokenText(token)}\u201d row`, 'key', tokens,
+      const softmax = table(`softmax-${i}`, `Step 4 \u00b7 softmax of the ${quotedToken(token)} row`, 'key', tokens,
         ['score x', trace.row_shifted[i] ? 'e^(x \u2212 max)' : 'e^x', 'weight'],
         (j, col) => [
           () => cell('masked', [i, j], trace.masked[i][j], m),
@@ -188,7 +188,7 @@ export function worksheetLayout(trace, cells, { answers = false, round, seed, le
       return softmax;
     }),
     5: () => [
-      ...tokens.map((token, i) => table(`mix-${i}`, `Step 5 \u00b7 weight \u00d7 value for the \u201c${tokenText(token)}\u201d row`,
+      ...tokens.map((token, i) => table(`mix-${i}`, `Step 5 \u00b7 weight \u00d7 value for the ${quotedToken(token)} row`,
         'weight \u00d7 value', tokens.map((t) => `w \u00d7 V[${tokenText(t)}]`), components('v', d),
         (j, c) => cell('mix', [i, j, c], trace.weighted_values[i][j][c], s))),
       table('out', 'Step 5 \u00b7 out: the sum of a row\u2019s weight \u00d7 value', 'token', tokens, components('out', d),

@@ -6,7 +6,7 @@
 // practice-view.js asks the practice modules and tells this one what to show.
 
 import { element } from './page-slots.js';
-import { tokenText } from './token-text.js';
+import { quotedToken } from './token-text.js';
 
 // The softmax and mix tables work one query's row (their data-row); the other kinds sit in a
 // token × token table, the out table, or a flash tile's running figures.
@@ -48,7 +48,6 @@ export function findCell(root, { kind, index }, answers = {}) {
   }
 }
 
-const quoted = (text) => `\u201c${tokenText(text)}\u201d`;
 
 /**
  * What a blank is called, for its input's accessible name and the announcements: what the
@@ -59,7 +58,7 @@ const quoted = (text) => `\u201c${tokenText(text)}\u201d`;
  */
 export function describeBlank({ kind, index }, tokens = []) {
   const [a, b, c] = index;
-  const token = (i) => quoted(tokens[i] ?? `token ${Number(i) + 1}`);
+  const token = (i) => quotedToken(tokens[i] ?? `token ${Number(i) + 1}`);
   const where = `row ${Number(a) + 1}, column ${Number(b) + 1}`;
   switch (kind) {
     case 'scores': return `score of ${token(a)} against ${token(b)}, ${where}`;

@@ -36,6 +36,16 @@ export function tokenText(token) {
 }
 
 /**
+ * `token` in curly quotes as a sentence names it ("weight of “cat” on “the”"), set as tokenText
+ * sets it.
+ * @param {string} token
+ * @returns {string}
+ */
+export function quotedToken(token) {
+  return `\u201c${tokenText(token)}\u201d`;
+}
+
+/**
  * The tokens of a trace as views set them into sentences (see tokenText).
  * @param {string[]} tokens
  * @returns {string[]}

@@ -6,7 +6,7 @@ import { element } from '../../views/page-slots.js';
 import { counted } from '../../views/format.js';
 import { HIDDEN_NAME } from '../../views/blank-echoes.js';
 import { renderScrollable, visuallyHidden } from '../../views/render-tables.js';
-import { tokenText } from '../../views/token-text.js';
+import { quotedToken } from '../../views/token-text.js';
 
 function headerCell(doc, text, scope) {
   const cell = element(doc, 'th', undefined, text);
@@ -128,7 +128,7 @@ export function renderWorksheet(doc, layout) {
   const { tokens, mask, scale } = layout.inputs;
   inputs.append(
     element(doc, 'h3', undefined, 'The inputs'),
-    element(doc, 'p', 'instruction', `Tokens: ${tokens.map((t) => `\u201c${tokenText(t)}\u201d`).join(', ')}. Mask: ${mask}. Scale: ${scale}.`),
+    element(doc, 'p', 'instruction', `Tokens: ${tokens.map((t) => quotedToken(t)).join(', ')}. Mask: ${mask}. Scale: ${scale}.`),
   );
   const inputTables = element(doc, 'div', 'worksheet-tables');
   inputTables.append(...layout.inputs.tables.map((spec) => drawTable(doc, spec)));

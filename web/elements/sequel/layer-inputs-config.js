@@ -66,7 +66,6 @@ export function formatVectors(x) {
   return formatMatrix(x.map((row) => row.map(shortestFloat32)));
 }
 
-
 /**
  * A refused cell of X, said as it is put back, as part one's cells are when a reader leaves a
  * refused one: "x0 of “the”: “abc” is not a number, so it was not used. The cell is back to

@@ -11,7 +11,7 @@
 import { ConfigError, CORE_CHOICES } from '../element-config.js';
 import { announceChange } from '../change-event.js';
 import { AttentionElementBase, computingNote } from '../element-base.js';
-import { codeFor, loadForAttribute, practiceCode } from '../on-first-use.js';
+import { loadForAttribute, newPractice } from '../on-first-use.js';
 import { readerMessage, rewordCoreError } from './sequel-config.js';
 import { adoptSequelStyles } from './sequel-styles.js';
 import { WorkingRegistry } from '../../views/sequel/working.js';
@@ -99,11 +99,8 @@ export class SequelElement extends AttentionElementBase {
   layPractice(doc, nodes, answer, source) {
     const attribute = this.getAttribute('practice');
     if (attribute === null && !this.#practice) return nodes;
-    if (!this.#practice) {
-      const practiceModule = codeFor(this, practiceCode);
-      if (!practiceModule) return [computingNote(doc)];
-      this.#practice = new practiceModule.ElementPractice(doc);
-    }
+    this.#practice ??= newPractice(this, doc);
+    if (!this.#practice) return [computingNote(doc)];
     return this.#practice.layOnNodes(doc, nodes, attribute, answer, this.localName, source);
   }
 

@@ -9,7 +9,7 @@ import { formatSignificant } from '../sequel-format.js';
 import { WORKING_HINT, labels, listWords, matrixBlock, paragraph, tableGroup } from './tables.js';
 import { element } from '../page-slots.js';
 import { WorkingRegistry } from './working.js';
-import { tokenText } from '../token-text.js';
+import { quotedToken } from '../token-text.js';
 
 const RUNNING_COLUMNS = ['tile max', 'm before', 'm after', 'rescale', 'l before', 'l after'];
 
@@ -81,14 +81,14 @@ function stepCard(doc, registry, f, step, index, previousOut) {
     const token = queries[r];
     switch (c) {
       case 2: return {
-        title: `running max of \u201c${tokenText(token)}\u201d after this tile`,
+        title: `running max of ${quotedToken(token)} after this tile`,
         lines: [`max(m before, tile max) = max(${f4(step.max_before[r])}, ${f4(step.tile_max[r])})`, f4(step.max_after[r])],
       };
       case 3: return step.max_before[r] === -Infinity
-        ? { title: `rescale factor of \u201c${tokenText(token)}\u201d`, lines: [`e^(${NEG_INFINITY} \u2212 ${f4(step.max_after[r])}): nothing was added up before this tile`, f4(step.rescale[r])] }
-        : { title: `rescale factor of \u201c${tokenText(token)}\u201d`, lines: [`e^(m before \u2212 m after) = e^(${f4(step.max_before[r])} \u2212 ${f4(step.max_after[r])})`, f4(step.rescale[r])] };
+        ? { title: `rescale factor of ${quotedToken(token)}`, lines: [`e^(${NEG_INFINITY} \u2212 ${f4(step.max_after[r])}): nothing was added up before this tile`, f4(step.rescale[r])] }
+        : { title: `rescale factor of ${quotedToken(token)}`, lines: [`e^(m before \u2212 m after) = e^(${f4(step.max_before[r])} \u2212 ${f4(step.max_after[r])})`, f4(step.rescale[r])] };
       case 5: return {
-        title: `running sum of \u201c${tokenText(token)}\u201d after this tile`,
+        title: `running sum of ${quotedToken(token)} after this tile`,
         lines: [`l before \u00b7 rescale + this tile\u2019s exponentials = ${f4(step.sum_before[r])} \u00b7 ${f4(step.rescale[r])} + `
           + step.exponentials[r].map(f4).join(' + '), f4(step.sum_after[r])],
       };
@@ -182,7 +182,7 @@ export function renderFlashTiles(doc, registry, f) {
         name: 'flash-out', caption: `Tiled output O \u00f7 l (${decimals} decimals)`, corner: 'query',
         rowLabels: f.tokens, columnLabels: labels('o', f.head_dim), format: fixed(decimals),
         working: (i, c) => ({
-          title: `tiled output ${c} of \u201c${tokenText(f.tokens[i])}\u201d`,
+          title: `tiled output ${c} of ${quotedToken(f.tokens[i])}`,
           lines: [`O \u00f7 l = ${formatFixed(carried[i][c], 4)} \u00f7 ${formatFixed(f.row_sum[i], 4)}`, formatFixed(f.out[i][c], decimals)],
         }),
       }),

@@ -11,7 +11,7 @@ import {
   SEQUEL_DECIMALS as D, dotWorking, figureTable, labels, matrixBlock, paragraph, tableGroup,
 } from './tables.js';
 import { element } from '../page-slots.js';
-import { tokenText } from '../token-text.js';
+import { quotedToken } from '../token-text.js';
 
 const sig = (value) => formatSignificant(value, 3);
 const errorCell = (figure) => ({ text: sig(figure) });
@@ -92,20 +92,20 @@ function cacheTables(doc, registry, cache, level, letter) {
     matrixBlock(doc, registry, rotatedRows, {
       name: `quant-${letter}-rotated`, caption: `${upper} \u00b7 R: the rows to store`, corner: 'token',
       rowLabels: tokens, columnLabels: labels('y', d), format: fixed(D.matrix),
-      working: (i, c) => dotWorking(`y${c} of \u201c${tokenText(tokens[i])}\u201d = ${letter} \u00b7 R`, original[i], cache.rotation_matrix.map((r) => r[c]), rotatedRows[i][c]),
+      working: (i, c) => dotWorking(`y${c} of ${quotedToken(tokens[i])} = ${letter} \u00b7 R`, original[i], cache.rotation_matrix.map((r) => r[c]), rotatedRows[i][c]),
     }),
     matrixBlock(doc, registry, codesWithScale, {
       name: `quant-${letter}-codes`, caption: `${upper} stored: ${level.bits}-bit codes (\u2212${level.levels_each_side} to ${level.levels_each_side}) and one scale per row`,
       corner: 'token', rowLabels: tokens, columnLabels: [...labels('code', d), 'scale'],
       format: [...Array(d).fill((value) => formatFixed(value, 0)), (value) => formatFixed(value, 4)],
       working: (i, c) => (c === d
-        ? { title: `scale of \u201c${tokenText(tokens[i])}\u201d`, lines: [`largest |y| \u00f7 ${level.levels_each_side}`, formatFixed(rows.scales[i], 4)] }
-        : { title: `code ${c} of \u201c${tokenText(tokens[i])}\u201d`, lines: [`round(y \u00f7 scale) = round(${formatFixed(rotatedRows[i][c], 3)} \u00f7 ${formatFixed(rows.scales[i], 4)})`, formatFixed(rows.codes[i][c], 0)] }),
+        ? { title: `scale of ${quotedToken(tokens[i])}`, lines: [`largest |y| \u00f7 ${level.levels_each_side}`, formatFixed(rows.scales[i], 4)] }
+        : { title: `code ${c} of ${quotedToken(tokens[i])}`, lines: [`round(y \u00f7 scale) = round(${formatFixed(rotatedRows[i][c], 3)} \u00f7 ${formatFixed(rows.scales[i], 4)})`, formatFixed(rows.codes[i][c], 0)] }),
     }),
     matrixBlock(doc, registry, rows.restored, {
       name: `quant-${letter}-restored`, caption: `${upper} read back: (code \u00b7 scale) \u00b7 R\u1d40`, corner: 'token',
       rowLabels: tokens, columnLabels: labels(letter, d), format: fixed(D.matrix),
-      working: (i, c) => dotWorking(`${letter}${c} of \u201c${tokenText(tokens[i])}\u201d read back`, rows.dequantised[i], cache.rotation_matrix[c], rows.restored[i][c]),
+      working: (i, c) => dotWorking(`${letter}${c} of ${quotedToken(tokens[i])} read back`, rows.dequantised[i], cache.rotation_matrix[c], rows.restored[i][c]),
     }),
     matrixBlock(doc, registry, original, {
       name: `quant-${letter}`, caption: `${upper} as computed, for comparison`, corner: 'token',
