@@ -147,18 +147,39 @@ function keepLazyModulesExternal(outfile, out, carried) {
   };
 }
 
+// The elements' stylesheets are CSS text in template literals (web/**/*-styles.js), which the
+// script minifier leaves as written: each literal assigned to a `…CSS` constant is minified as
+// CSS (8.9 to 7.6 kB for the elements' own sheet). A literal holding `${`, a backslash or a
+// backtick is left alone, so nothing the literal means as JavaScript can change.
+const CSS_LITERAL = /^(const \w*CSS = )`([^`$\\]*)`;/gmu;
+const minifyElementStyles = {
+  name: 'minify-element-styles',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /-styles\.js$/ }, async (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      let code = source;
+      for (const [literal, start, css] of source.matchAll(CSS_LITERAL)) {
+        const minified = (await transform(css, { loader: 'css', minify: true })).code.trim();
+        code = code.replace(literal, `${start}\`${minified}\`;`);
+      }
+      return { contents: code, loader: 'js' };
+    });
+  },
+};
+
 // What every bundled script of the site shares: one minified ES module with a source map.
 const SCRIPT_OPTIONS = Object.freeze({
   bundle: true, format: 'esm', minify: true, sourcemap: true, legalComments: 'none', logLevel: 'warning',
   external: ['node:*'],
 });
+const scriptPlugins = (...plugins) => [minifyElementStyles, ...plugins];
 
 async function bundle(entry, outfile, out, carried = new Set()) {
   await build({
     ...SCRIPT_OPTIONS,
     entryPoints: [entry],
     outfile,
-    plugins: [keepLazyModulesExternal(outfile, out, carried)],
+    plugins: scriptPlugins(keepLazyModulesExternal(outfile, out, carried)),
   });
 }
 
@@ -178,7 +199,7 @@ async function bundleWithChunks(entry, out) {
     outdir,
     splitting: true,
     chunkNames: `${name}-[name]-[hash]`,
-    plugins: [keepLazyModulesExternal(path.join(outdir, `${name}.js`), out, new Set())],
+    plugins: scriptPlugins(keepLazyModulesExternal(path.join(outdir, `${name}.js`), out, new Set())),
   });
 }
 
