@@ -1,4 +1,5 @@
-// The embed build's interface: the same JSON calls as the Embind builds, as plain C exports.
+// The embed build's interface: the JSON calls the elements make (the trace, the article, the
+// next word, the vocabulary), as plain C exports; the Embind builds have the same and more.
 // Embind's runtime is most of the generated glue (6.9 of 9 KB gzipped, with its type registry
 // in the .wasm besides), and the embed build, which every page embedding an element downloads,
 // only ever passes strings. So a request goes in as UTF-8 bytes the caller placed in the
@@ -37,8 +38,6 @@ EMSCRIPTEN_KEEPALIVE int attn_next_word_json(const char* row, std::size_t length
 }
 
 EMSCRIPTEN_KEEPALIVE void attn_article_json() { answer = attn::article_data_to_json(); }
-
-EMSCRIPTEN_KEEPALIVE void attn_claim_checks_json() { answer = attn::claim_checks_to_json(); }
 
 EMSCRIPTEN_KEEPALIVE void attn_vocabulary_json() { answer = attn::vocabulary_json(); }
 

@@ -366,13 +366,13 @@ export interface AttentionApi {
 export interface CreateAttentionOptions {
   /**
    * `simd` (the default), `scalar` (no SIMD; for comparisons) or `embed` (the small build the
-   * elements load: only run, article, scoreNextWord, checkArticle and vocabulary).
+   * elements load: only run, article, scoreNextWord and vocabulary).
    */
   build?: 'simd' | 'scalar' | 'embed';
 }
 
 /** The methods of the `embed` build. */
-export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNextWord' | 'checkArticle' | 'vocabulary'>;
+export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNextWord' | 'vocabulary'>;
 
 /** Loads the WebAssembly core (once per page and build). Rejects when WebAssembly cannot run. */
 export function createAttention(options: CreateAttentionOptions & { build: 'embed' }): Promise<EmbedAttentionApi>;

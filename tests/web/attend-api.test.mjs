@@ -152,11 +152,13 @@ describe('the embed build (what the elements load)', () => {
   it('offers the trace and the article only, with the same numbers as the full build', async () => {
     const embed = await createAttention({ build: 'embed' });
     const full = await createAttention();
-    assert.deepEqual(Object.keys(embed).sort(), ['article', 'checkArticle', 'run', 'scoreNextWord', 'vocabulary']);
+    assert.deepEqual(Object.keys(embed).sort(), ['article', 'run', 'scoreNextWord', 'vocabulary']);
     assert.deepEqual(embed.vocabulary(), full.vocabulary());
     const input = full.article().four_words;
     assert.deepEqual(embed.run(input), full.run(input));
     assert.throws(() => embed.run({ ...input, mask: 'diagonal' }), /^Error: mask: /);
-    assert.ok(embed.checkArticle().every((claim) => claim.matches));
+    const row = full.article().vocabulary.vectors[0];
+    assert.deepEqual(embed.scoreNextWord(row), full.scoreNextWord(row));
+    assert.throws(() => embed.scoreNextWord([1]), /^Error: row: /);
   });
 });

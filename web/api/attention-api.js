@@ -7,7 +7,7 @@ import { parseCoreJson, toJson, unwrap } from './core-json.js';
 import { DEFAULT_VARIANT } from '../state/variant-names.js';
 import { quoteText } from '../state/quote-text.js';
 
-const embedMethods = ['run', 'article', 'scoreNextWord', 'checkArticle', 'vocabulary'];
+const embedMethods = ['run', 'article', 'scoreNextWord', 'vocabulary'];
 
 const corePromises = new Map();  // build name -> promise of the loaded module, one per page
 
@@ -73,8 +73,8 @@ function attendOnCore(core, { kernelList, kernelMasks }, input) {
 
 /**
  * Loads the WebAssembly core (once per page and build) and resolves to the attention API.
- * `build` is "simd" (the default), "scalar" or "embed" (only run, article, scoreNextWord,
- * checkArticle and vocabulary). Rejects with an Error when WebAssembly cannot run.
+ * `build` is "simd" (the default), "scalar" or "embed" (only what the elements call: run,
+ * article, scoreNextWord and vocabulary). Rejects with an Error when WebAssembly cannot run.
  */
 export async function createAttention({ build = 'simd' } = {}) {
   if (!Object.hasOwn(CORE_BUILDS, build)) {

@@ -53,7 +53,6 @@ function embedCalls(module) {
     traceJson: withRequest(module._attn_trace_json),
     nextWordJson: withRequest(module._attn_next_word_json),
     articleJson: withoutRequest(module._attn_article_json),
-    claimChecksJson: withoutRequest(module._attn_claim_checks_json),
     vocabularyJson: withoutRequest(module._attn_vocabulary_json),
   };
 }
