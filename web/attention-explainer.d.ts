@@ -378,8 +378,13 @@ export type EmbedAttentionApi = Pick<AttentionApi, 'run' | 'article' | 'scoreNex
 export function createAttention(options: CreateAttentionOptions & { build: 'embed' }): Promise<EmbedAttentionApi>;
 export function createAttention(options?: CreateAttentionOptions): Promise<AttentionApi>;
 
-/** Registers the elements of attention-explainer-elements.d.ts (importing the module already did, in a browser). */
-export function defineAttentionElements(registry?: CustomElementRegistry): void;
+/**
+ * Registers the elements of attention-explainer-elements.d.ts (importing the module already did,
+ * in a browser). <attention-heads> and <attention-head-dim-study> are defined, their code loaded,
+ * when the first of them is in the document, or in `root`: call it with your shadow root when
+ * you put one there, where the document's watch does not reach.
+ */
+export function defineAttentionElements(registry?: CustomElementRegistry, root?: ShadowRoot): void;
 
 /**
  * Resolves once every piece (<attention-step>, <attention-mask-grid>, <attention-arrows>,

@@ -62,7 +62,7 @@ describe('the practice attribute', { timeout: TEST_TIMEOUT * 2 }, () => {
       await settlePage(page);
       // Pencil mode's code is a chunk of its own, fetched because this page's elements ask for it
       // (a page without `practice` never fetches it: embed-strict-csp).
-      assert.ok(record.requests.some((url) => /\/attention-explainer-element-practice-[A-Z0-9]+\.js$/u.test(url)),
+      assert.ok(record.requests.some((url) => /\/attention-explainer-loaded-on-first-use-[A-Z0-9]+\.js$/u.test(url)),
         'the explainer bundle loaded pencil mode on first use');
       const inside = (id) => (selector) => page.locator(`#${id} ${selector}`);
       const pencil = inside('pencil');

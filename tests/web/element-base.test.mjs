@@ -8,11 +8,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AttentionElementBase } from '../../web/elements/element-base.js';
 import * as partOne from '../../web/elements/elements.js';
+import { AttentionHeadsElement } from '../../web/elements/heads-element.js';
+import { AttentionHeadDimStudyElement } from '../../web/elements/head-dim-study-element.js';
 import { SEQUEL_ELEMENTS } from '../../web/elements/sequel/sequel-elements.js';
 import { TRAINING_ELEMENTS } from '../../web/elements/training/training-elements.js';
 import { PRACTICE_ELEMENTS } from '../../web/elements/practice/practice-elements.js';
 
-const partOneElements = Object.entries(partOne).filter(([name]) => /^Attention\w+Element$/u.test(name));
+// The layer of heads and the head_dim study are defined on sight, from modules of their own.
+const partOneElements = [
+  ...Object.entries({ ...partOne, AttentionHeadsElement, AttentionHeadDimStudyElement }),
+].filter(([name]) => /^Attention\w+Element$/u.test(name));
 
 describe('one element base', () => {
   it('finds the elements of every family', () => {

@@ -49,7 +49,10 @@ test('a page\u2019s bundle carries the modules its source page preloads, and the
 });
 
 test('an entry module whose page preloads nothing still loads the core\u2019s loader on first use', () => {
-  const explainer = readFileSync(path.join(out, 'web/attention-explainer.js'), 'utf8');
+  // The entry and the chunks it imports (the code it shares with what it loads on first use).
+  const entry = readFileSync(path.join(out, 'web/attention-explainer.js'), 'utf8');
+  const chunks = [...entry.matchAll(/from"\.\/(attention-explainer-chunk-[A-Z0-9]+\.js)"/gu)].map((m) => m[1]);
+  const explainer = [entry, ...chunks.map((name) => readFileSync(path.join(out, 'web', name), 'utf8'))].join('\n');
   assert.ok(/import\("\.\/api\/core-loader\.js"\)|from"\.\/api\/core-loader\.js"/.test(explainer),
     'web/attention-explainer.js keeps web/api/core-loader.js a file of its own');
 });

@@ -31,7 +31,12 @@ let authors;   // page name -> its HTML: the walkthrough's elements, parts two a
 
 before(async () => {
   assert.ok(existsSync(join(packageDir, 'package.json')), 'build/site/web/package.json: build the site first (scripts/build)');
-  const module = await import('../../web/elements/elements.js');
+  const module = {
+    ...await import('../../web/elements/elements.js'),
+    // Defined when one is on the page, from modules of their own (define-on-sight.js).
+    ...await import('../../web/elements/heads-element.js'),
+    ...await import('../../web/elements/head-dim-study-element.js'),
+  };
   elements = {
     [ELEMENT_NAMES.explainer]: module.AttentionExplainerElement,
     [ELEMENT_NAMES.model]: module.AttentionModelElement,
@@ -263,8 +268,8 @@ describe('scripts/bench-size', () => {
     const chunk = /^attention-explainer-chunk-[A-Z0-9]+\.js$/u;
     assert.deepEqual(files.map((name) => (chunk.test(name) ? 'the shared chunk' : name)), ['attention-explainer.js',
       'the shared chunk', 'api/core-loader.js', 'generated/attention-core-embed.js', 'generated/attention-core-embed.wasm']);
-    assert.ok(dynamic.some((name) => /^attention-explainer-element-practice-[A-Z0-9]+\.js$/u.test(name)),
-      'pencil mode is loaded on first use');
+    assert.ok(dynamic.some((name) => /^attention-explainer-loaded-on-first-use-[A-Z0-9]+\.js$/u.test(name)),
+      'pencil mode, the layer of heads and the head_dim study are loaded on first use');
     for (const name of files) assert.ok(existsSync(join(packageDir, name)), `${name} exists`);
     // The full and scalar builds are loaded only by a page that asks for them.
     assert.ok(dynamic.includes('generated/attention-core.js') && dynamic.includes('generated/attention-core-scalar.js'));

@@ -1,9 +1,8 @@
-// Code that only some uses of the elements need, loaded the first time one of them does: pencil
-// mode (the `practice` attribute), about a quarter of the elements' code. An article that shows
-// a few tables does not download it (docs/benchmarks.md, "Download size"); the site's pages,
-// whose bundles carry every module they import, lose nothing but a microtask. (The layer of
-// heads and the head_dim study were tried as well: their views share most of their code with
-// the tables, so splitting them out saved less than the extra files cost.)
+// Code that only some uses of the elements need, loaded the first time one of them does
+// (loaded-on-first-use.js): pencil mode (the `practice` attribute), and the layer of heads and
+// the head_dim study (defined on sight, define-on-sight.js), about a third of the elements' code.
+// An article that shows a few tables does not download it (docs/benchmarks.md, "Download size");
+// the site's pages, whose bundles carry every module they import, lose nothing but a microtask.
 //
 // An element that needs such code and does not have it yet shows its "computing…" note, as it
 // does while the core loads, and draws again once the code has arrived: pencil mode's blanks
@@ -56,7 +55,7 @@ export function codeFor(element, code) {
 }
 
 /** Pencil mode's blanks: the `practice` attribute of the step tables and of the sequel's tables. */
-export const practiceCode = onFirstUse('Pencil mode\u2019s code', () => import('./element-practice.js'));
+export const practiceCode = onFirstUse('Pencil mode\u2019s code', () => import('./loaded-on-first-use.js'));
 
 /**
  * A new ElementPractice (element-practice.js) for `element` to lay its blanks with; or null
