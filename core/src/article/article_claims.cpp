@@ -4,24 +4,23 @@
 #include "attention/article/article_claims.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "attention/article/article_data.h"
 #include "attention/article/next_word.h"
 #include "attention/reference/trace.h"
+#include "json/decimal_text.h"
 
 namespace attn::article {
 
 std::string format_like(double value, const std::string& printed) {
-  if (printed == "-inf") return std::isinf(value) && value < 0 ? "-inf" : std::to_string(value);
+  if (printed == "-inf")
+    return std::isinf(value) && value < 0 ? "-inf" : json::format_fixed(value, 6);  // as "%f"
   const bool percent = !printed.empty() && printed.back() == '%';
   const std::string digits = percent ? printed.substr(0, printed.size() - 1) : printed;
   const std::size_t point = digits.find('.');
   const int decimals = point == std::string::npos ? 0 : static_cast<int>(digits.size() - point - 1);
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, percent ? value * 100.0 : value);
-  std::string text = buffer;
+  std::string text = json::format_fixed(percent ? value * 100.0 : value, decimals);
   // A value that rounds to zero reads as zero, whatever its sign.
   if (text[0] == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
   return percent ? text + "%" : text;

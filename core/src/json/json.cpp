@@ -2,10 +2,10 @@
 // line/column positions in its messages, and the two writer helpers the trace output needs.
 #include "attention/json/json.h"
 
+#include "decimal_text.h"
 #include "number_text.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -196,11 +196,11 @@ class Parser {
       if (peek() == '+' || peek() == '-') ++pos_;
       if (!digits()) return fail("a number needs digits in its exponent");
     }
-    // The grammar above has been checked, so strtod reads exactly this span. Magnitudes beyond
-    // double's range become ±infinity; the attention input's range check reports them.
-    const std::string number(text_.substr(start, pos_ - start));
+    // The grammar above has been checked, so this reads exactly the span, correctly rounded.
+    // Magnitudes beyond double's range become ±infinity; the attention input's range check
+    // reports them.
     out.type = Value::Type::number;
-    out.number = std::strtod(number.c_str(), nullptr);
+    out.number = read_double(text_.substr(start, pos_ - start));
     return true;
   }
 

@@ -2,10 +2,9 @@
 #include "json/json_request.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "attention/reference/seeded_random.h"
+#include "json/decimal_text.h"
 
 namespace attn::json_request {
 
@@ -77,11 +76,10 @@ std::optional<InputError> read_whole_value(const Value& value, const std::string
                                            double lowest, double highest, double& out) {
   const bool whole = value.type == Type::number && std::isfinite(value.number) &&
                      std::floor(value.number) == value.number;
-  if (!whole || value.number < lowest || value.number > highest) {
-    char range[96];
-    std::snprintf(range, sizeof range, "must be a whole number from %.17g to %.17g, ", lowest, highest);
-    return make_input_error(path, range + got(value));
-  }
+  if (!whole || value.number < lowest || value.number > highest)
+    return make_input_error(path, "must be a whole number from " +
+                                      json::format_general(lowest, 17) + " to " +
+                                      json::format_general(highest, 17) + ", " + got(value));
   out = value.number;
   return std::nullopt;
 }
@@ -128,10 +126,10 @@ std::optional<InputError> read_number_in(const Value& root, std::string_view key
   const bool inside = number && (lowest_open ? member->number > lowest : member->number >= lowest) &&
                       member->number <= highest;
   if (!inside) {
-    char range[128];
-    std::snprintf(range, sizeof range, "must be a number %s %.17g and at most %.17g, ",
-                  lowest_open ? "above" : "from", lowest, highest);
-    return make_input_error(std::string(key), range + got(*member));
+    const std::string range = std::string(lowest_open ? "above " : "from ") +
+                              json::format_general(lowest, 17) + " and at most " +
+                              json::format_general(highest, 17);
+    return make_input_error(std::string(key), "must be a number " + range + ", " + got(*member));
   }
   out = member->number;
   return std::nullopt;
@@ -290,16 +288,15 @@ void write_shortest(std::string& out, double value) {
     json::write_non_finite(out, value);
     return;
   }
-  char text[40];
   if (std::floor(value) == value && std::fabs(value) < 9007199254740992.0) {
     // Whole numbers (byte and parameter counts) in full: 671000000000, not 6.71e+11.
-    std::snprintf(text, sizeof text, "%.0f", value);
-    out += text;
+    out += json::format_fixed(value, 0);
     return;
   }
+  std::string text;
   for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
+    text = json::format_general(value, digits);
+    if (json::read_double(text) == value) break;
   }
   out += text;
 }

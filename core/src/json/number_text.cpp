@@ -1,14 +1,17 @@
-// "%.9g" without printf. In WebAssembly printf's number formatting costs about a third of a
-// microsecond a number (a trace of 16 tokens of head_dim 16 has about 6 000), and on a page's
-// first load the engine also spends tens of milliseconds optimising it. This does the common
-// case with one multiplication and integer digits, and leaves every case it cannot decide
-// exactly to printf, so the text is printf's in all cases (tests/core/number_text_test.cpp
-// compares the two on millions of numbers).
+// "%.9g" with a fast path. The exact formatter (decimal_text.h) makes the digits of any number
+// with arbitrary-precision integers; a trace of 16 tokens of head_dim 16 has about 6 000
+// numbers, and almost all of them are decided with one multiplication by an exact power of ten
+// and integer digits. Every case the fast path cannot decide exactly is left to the exact
+// formatter, so the text is printf's in all cases (tests/core/number_text_test.cpp compares
+// with printf on millions of numbers).
 #include "number_text.h"
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "decimal_text.h"
 
 namespace attn::json {
 
@@ -29,14 +32,21 @@ double scaled_by(double magnitude, int shift) {
 }  // namespace
 
 std::size_t format_nine_digits(double value, char* out) {
-  const std::size_t length = format_nine_digits_without_printf(value, out);
+  const std::size_t length = format_nine_digits_fast(value, out);
   if (length > 0) return length;
-  const int written = std::snprintf(out, 32, "%.9g", value);
-  return written > 0 ? static_cast<std::size_t>(written) : 0;
+  const std::string text = format_general(value, 9);  // at most 16 characters: "-1.23456789e-308"
+  std::memcpy(out, text.data(), text.size());
+  return text.size();
 }
 
-std::size_t format_nine_digits_without_printf(double value, char* out) {
-  if (value == 0.0 || !std::isfinite(value)) return 0;
+std::size_t format_nine_digits_fast(double value, char* out) {
+  if (!std::isfinite(value)) return 0;
+  if (value == 0.0) {  // a causal mask's hidden weights: half of a long trace's
+    std::size_t length = 0;
+    if (std::signbit(value)) out[length++] = '-';
+    out[length++] = '0';
+    return length;
+  }
   const double magnitude = std::fabs(value);
   // The decimal exponent X of the first significant digit; log10 may be one off near a power
   // of ten, which the range check on the scaled value corrects.
@@ -55,7 +65,7 @@ std::size_t format_nine_digits_without_printf(double value, char* out) {
   // Only a fraction near one half could round the other way. An exact half is a tie, which
   // printf breaks to the even digit: it is one when no rounding happened, which fma tells
   // (floats between a thousand and ten million often end in such a half: 564905.6875). Any
-  // other fraction near a half goes to printf.
+  // other fraction near a half goes to the exact formatter.
   const double whole = std::floor(scaled);
   const double fraction = scaled - whole;  // exact
   std::uint32_t digits = static_cast<std::uint32_t>(whole);

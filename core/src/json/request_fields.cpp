@@ -2,9 +2,10 @@
 #include "json/request_fields.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <type_traits>
+
+#include "json/decimal_text.h"
 
 namespace attn::json_request {
 
@@ -22,14 +23,12 @@ std::string refusal_tail(const Field& field, const Value& value) {
 // The rule's check of one value; the message when it is refused.
 std::optional<std::string> refusal(const Field& field, const Value& value) {
   const bool number = value.type == Type::number && std::isfinite(value.number);
-  char text[128];
   if (const auto* whole = std::get_if<WholeIn>(&field.rule)) {
     const bool inside = number && std::floor(value.number) == value.number &&
                         value.number >= whole->lowest && value.number <= whole->highest;
     if (inside) return std::nullopt;
-    std::snprintf(text, sizeof text, "must be a whole number from %.17g to %.17g", whole->lowest,
-                  whole->highest);
-    return text + refusal_tail(field, value);
+    return "must be a whole number from " + json::format_general(whole->lowest, 17) + " to " +
+           json::format_general(whole->highest, 17) + refusal_tail(field, value);
   }
   if (const auto* range = std::get_if<NumberIn>(&field.rule)) {
     const bool inside = number &&
@@ -37,9 +36,9 @@ std::optional<std::string> refusal(const Field& field, const Value& value) {
                                             : value.number >= range->lowest) &&
                         value.number <= range->highest;
     if (inside) return std::nullopt;
-    std::snprintf(text, sizeof text, "must be a number %s %.17g and at most %.17g",
-                  range->lowest_open ? "above" : "from", range->lowest, range->highest);
-    return text + refusal_tail(field, value);
+    return std::string("must be a number ") + (range->lowest_open ? "above " : "from ") +
+           json::format_general(range->lowest, 17) + " and at most " +
+           json::format_general(range->highest, 17) + refusal_tail(field, value);
   }
   const OneOf& one_of = std::get<OneOf>(field.rule);
   if (number)

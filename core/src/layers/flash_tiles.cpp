@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <limits>
+#include <string>
 
 #include "attention/reference/trace.h"
+#include "json/decimal_text.h"
 
 namespace attn {
 
@@ -21,19 +21,13 @@ std::size_t tiles_of(std::size_t count, std::size_t block) { return (count + blo
 }  // namespace
 
 bool same_when_printed(double a, double b, int decimals) {
-  char a_text[64], b_text[64];
-  std::snprintf(a_text, sizeof a_text, "%.*f", decimals, a);
-  std::snprintf(b_text, sizeof b_text, "%.*f", decimals, b);
-  // "-0.0000" and "0.0000" print differently but mean the same number.
-  const auto unsigned_zero = [](char* text) {
-    if (text[0] != '-') return;
-    for (const char* p = text + 1; *p; ++p)
-      if (*p != '0' && *p != '.') return;
-    std::memmove(text, text + 1, std::strlen(text));
+  const auto printed = [decimals](double value) {
+    std::string text = json::format_fixed(value, decimals);
+    // "-0.0000" and "0.0000" print differently but mean the same number.
+    if (text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos) text.erase(0, 1);
+    return text;
   };
-  unsigned_zero(a_text);
-  unsigned_zero(b_text);
-  return std::strcmp(a_text, b_text) == 0;
+  return printed(a) == printed(b);
 }
 
 std::optional<InputError> validate_flash_input(const AttentionInput& input,

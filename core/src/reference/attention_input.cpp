@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "json/decimal_text.h"
 
 namespace attn {
 
@@ -96,15 +96,16 @@ std::string plain_exponent(std::string text) {
 std::string number_text(double value) {
   if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
   const bool is_float = static_cast<double>(static_cast<float>(value)) == value;
-  char text[40];
+  std::string text;
   // From 1e15 on (the limits' scale) always the exponent form: %g's choice between the two forms
-  // depends on the digit count, and C libraries differ on where long plain forms stop.
+  // depends on the digit count, so the digits of a large number would decide how it is written.
   const bool exponent_form = std::fabs(value) >= 1e15;
   for (int digits = 1; digits <= 17; ++digits) {
-    if (exponent_form) std::snprintf(text, sizeof text, "%.*e", digits - 1, value);
-    else std::snprintf(text, sizeof text, "%.*g", digits, value);
-    const bool reads_back = is_float ? std::strtof(text, nullptr) == static_cast<float>(value)
-                                     : std::strtod(text, nullptr) == value;
+    text = exponent_form ? json::format_exponent(value, digits - 1)
+                         : json::format_general(value, digits);
+    // A float is read as strtof reads it, rounded once to float (not to double, then to float).
+    const bool reads_back = is_float ? json::read_float(text) == static_cast<float>(value)
+                                     : json::read_double(text) == value;
     if (reads_back) break;
   }
   return plain_exponent(text);

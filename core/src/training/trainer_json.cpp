@@ -1,8 +1,9 @@
 // Reading the trainer's requests member by member (json_request.h), and writing its answers.
 #include "attention/training/trainer_json.h"
 
-#include <cstdio>
+#include <cstdint>
 #include <initializer_list>
+#include <string>
 
 #include "attention/json/json.h"
 #include "json/json_request.h"
@@ -168,9 +169,10 @@ std::string trainer_state_json(const Trainer& trainer) {
   write_key(out, "seed"); json::write_number(out, static_cast<double>(trainer.seed()));
   out += '}';
   write_key(out, "optimiser"); write_optimiser(out, trainer.adam());
-  char digest[17];
-  std::snprintf(digest, sizeof digest, "%016llx",
-                static_cast<unsigned long long>(parameter_digest(trainer.parameters())));
+  // 16 lowercase hexadecimal digits, leading zeros too ("%016llx").
+  std::string digest(16, '0');
+  std::uint64_t bits = parameter_digest(trainer.parameters());
+  for (int n = 15; n >= 0; --n, bits >>= 4) digest[n] = "0123456789abcdef"[bits & 15u];
   write_key(out, "parameter_digest"); json::write_string(out, digest);
   write_key(out, "parameters"); write_parameters(out, trainer.parameters());
   out += '}';
