@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "float_bits.h"
 #include "json/decimal_text.h"
 
 namespace {
@@ -31,30 +32,6 @@ constexpr int scale = 2;
 #else
 constexpr int scale = 4;
 #endif
-
-std::uint64_t bits_of(double value) {
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-std::uint32_t bits_of(float value) {
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-double double_from(std::uint64_t bits) {
-  double value = 0.0;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-float float_from(std::uint32_t bits) {
-  float value = 0.0f;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 // printf's text of a value with a "%.*X" format.
 template <typename Value>
@@ -80,12 +57,12 @@ void check_read(const std::string& text, Tally& tally) {
   tally.compared += 2;
   const double expected = std::strtod(text.c_str(), nullptr);
   const double got = read_double(text);
-  if (bits_of(got) != bits_of(expected))
+  if (attn::test::bit_cast<std::uint64_t>(got) != attn::test::bit_cast<std::uint64_t>(expected))
     tally.differs("read_double(\"" + text + "\") = " + c_text("%.*g", 17, got) + ", strtod gives " +
                   c_text("%.*g", 17, expected));
   const float expected_float = std::strtof(text.c_str(), nullptr);
   const float got_float = read_float(text);
-  if (bits_of(got_float) != bits_of(expected_float))
+  if (attn::test::bit_cast<std::uint32_t>(got_float) != attn::test::bit_cast<std::uint32_t>(expected_float))
     tally.differs("read_float(\"" + text + "\") = " + c_text("%.*g", 9, got_float) +
                   ", strtof gives " + c_text("%.*g", 9, expected_float));
 }
@@ -194,11 +171,11 @@ TEST_CASE("decimal text: read as strtod and strtof read it", "[json][decimal_tex
   Tally tally;
   SECTION("random bit patterns of every exponent, with all their digits and with fewer") {
     for (int n = 0; n < 60000 * scale; ++n) {
-      const double value = double_from(random());
+      const double value = attn::test::bit_cast<double>(random());
       if (!std::isfinite(value)) continue;
       check_read(c_text("%.*g", 17, value), tally);
       check_read(c_text("%.*g", 1 + static_cast<int>(random() % 16), value), tally);
-      const float single = float_from(static_cast<std::uint32_t>(random()));
+      const float single = attn::test::bit_cast<float>(static_cast<std::uint32_t>(random()));
       if (!std::isfinite(single)) continue;
       check_read(c_text("%.*g", 9, single), tally);
       check_read(c_text("%.*g", 1 + static_cast<int>(random() % 8), single), tally);
@@ -228,12 +205,12 @@ TEST_CASE("decimal text: read as strtod and strtof read it", "[json][decimal_tex
   }
   SECTION("exact halfway values between neighbours, and the texts just below and above") {
     for (int n = 0; n < 1500 * scale; ++n) {
-      const double value = std::fabs(double_from(random()));
+      const double value = std::fabs(attn::test::bit_cast<double>(random()));
       if (std::isfinite(value)) check_exact_and_around(halfway_above(value), tally);
-      const float single = std::fabs(float_from(static_cast<std::uint32_t>(random())));
+      const float single = std::fabs(attn::test::bit_cast<float>(static_cast<std::uint32_t>(random())));
       if (std::isfinite(single)) check_exact_and_around(halfway_above(single), tally);
       // Small subnormals, where half of the last bit is worth the most digits.
-      check_exact_and_around(halfway_above(double_from(random() % 4096)), tally);
+      check_exact_and_around(halfway_above(attn::test::bit_cast<double>(random() % 4096)), tally);
     }
     CHECK(tally.compared >= 15000 * scale);
   }
@@ -305,10 +282,10 @@ TEST_CASE("decimal text: written as printf's %.*f, %.*e and %.*g", "[json][decim
   Tally tally;
   SECTION("random bit patterns of every exponent, every style at precisions 0 to 17") {
     for (int n = 0; n < 3000 * scale; ++n) {
-      const double value = double_from(random());
+      const double value = attn::test::bit_cast<double>(random());
       if (!std::isfinite(value)) continue;
       check_all_formats(value, tally);
-      const float single = float_from(static_cast<std::uint32_t>(random()));
+      const float single = attn::test::bit_cast<float>(static_cast<std::uint32_t>(random()));
       if (std::isfinite(single)) check_all_formats(static_cast<double>(single), tally);
     }
     // Magnitudes a trace holds, and longer precisions (digits past the exact ones are zeros).
@@ -351,7 +328,7 @@ TEST_CASE("decimal text: written as printf's %.*f, %.*e and %.*g", "[json][decim
     for (int n = 0; n < 2000 * scale; ++n) {
       const double whole = static_cast<double>(random() >> (random() % 64));
       check_all_formats(whole, tally);
-      check_all_formats(double_from(random() % (std::uint64_t{1} << 52)), tally);  // subnormal
+      check_all_formats(attn::test::bit_cast<double>(random() % (std::uint64_t{1} << 52)), tally);  // subnormal
     }
     for (int e = -323; e <= 308; ++e) {
       const double power = std::strtod(("1e" + std::to_string(e)).c_str(), nullptr);

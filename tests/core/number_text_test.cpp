@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "float_bits.h"
 #include "json/number_text.h"
 
 namespace {
@@ -35,18 +36,6 @@ bool check(double value) {
   return fast_length == 0;
 }
 
-double from_bits(std::uint64_t bits) {
-  double value = 0.0;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-float float_from_bits(std::uint32_t bits) {
-  float value = 0.0f;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 }  // namespace
 
 TEST_CASE("numbers: the same text as printf's %.9g", "[json][number_text]") {
@@ -54,7 +43,7 @@ TEST_CASE("numbers: the same text as printf's %.9g", "[json][number_text]") {
   SECTION("random floats of every magnitude: the fast path declines under one in ten thousand") {
     int declined = 0, tried = 0;
     for (int n = 0; n < 400000; ++n) {
-      const float value = float_from_bits(static_cast<std::uint32_t>(random()));
+      const float value = attn::test::bit_cast<float>(static_cast<std::uint32_t>(random()));
       if (!std::isfinite(value)) continue;
       // Only magnitudes the fast path serves count towards the share it must take.
       const bool served = std::fabs(value) > 1e-13f && std::fabs(value) < 1e29f;
@@ -69,7 +58,7 @@ TEST_CASE("numbers: the same text as printf's %.9g", "[json][number_text]") {
   }
   SECTION("random doubles of every magnitude, and of the magnitudes traces hold") {
     for (int n = 0; n < 200000; ++n) {
-      const double value = from_bits(random());
+      const double value = attn::test::bit_cast<double>(random());
       if (std::isfinite(value)) check(value);
     }
     std::uniform_real_distribution<double> exponent(-14.0, 30.0);
