@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "attention/article/article_data.h"
 #include "attention/json/vocabulary_json.h"

@@ -15,9 +15,8 @@ import { TRAINING_ELEMENTS } from '../../web/elements/training/training-elements
 import { PRACTICE_ELEMENTS } from '../../web/elements/practice/practice-elements.js';
 
 // The layer of heads and the head_dim study are defined on sight, from modules of their own.
-const partOneElements = [
-  ...Object.entries({ ...partOne, AttentionHeadsElement, AttentionHeadDimStudyElement }),
-].filter(([name]) => /^Attention\w+Element$/u.test(name));
+const partOneElements = Object.entries({ ...partOne, AttentionHeadsElement, AttentionHeadDimStudyElement })
+  .filter(([name]) => /^Attention\w+Element$/u.test(name));
 
 describe('one element base', () => {
   it('finds the elements of every family', () => {
