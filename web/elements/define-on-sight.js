@@ -2,9 +2,9 @@
 // is in a page: the layer of heads and the head_dim study compute with the core's full build
 // (a 500 KB .wasm, fetched once one of them connects), which a page with only the walkthrough's
 // elements never loads, so the module an author adds does not carry their code either (2.9 KB
-// gzipped less to download). Until its name is defined such an element is an empty, unknown one; its
-// attributes, and properties set on it meanwhile (each element takes those over when it
-// upgrades), are read when it does. The site's page bundles carry these modules, so there the
+// gzipped less to download). Until its name is defined such an element is an empty, unknown
+// one; its attributes, and properties set on it meanwhile (each element takes those over when
+// it upgrades), are read when it does. The site's page bundles carry these modules, so there the
 // definition is only a few microtasks late.
 //
 // Where one is looked for: the document, and every shadow root handed to
