@@ -31,4 +31,15 @@ std::string format_fixed(double value, int precision);
 std::string format_exponent(double value, int precision);
 std::string format_general(double value, int precision);
 
+namespace detail {
+
+// 10^0 to 10^22: every one exact in double (10^0 to 10^10 in float too), so one multiplication
+// or division by one of them rounds once. The reader's fast path and the JSON writer's use them.
+inline constexpr int largest_exact_power = 22;
+inline constexpr double exact_powers_of_ten[largest_exact_power + 1] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+}  // namespace detail
+
 }  // namespace attn::json

@@ -23,10 +23,8 @@ namespace {
 
 using detail::BigUnsigned;
 
-// 10^0 to 10^22: every one exact in double (10^0 to 10^10 in float too).
-constexpr double exact_tens[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+using detail::exact_powers_of_ten;
+using detail::largest_exact_power;
 
 // What the text holds: the significant digits, from the first non-zero one to the last, and
 // where they stand.
@@ -149,23 +147,25 @@ std::uint64_t nearest_bits(BigUnsigned& whole, std::int64_t exponent, const Bina
 
 // Clinger's fast path: W and 10^E both exact, so one operation rounds correctly.
 bool read_exactly(std::uint64_t whole, std::int64_t exponent, double& out) {
-  if (whole > (std::uint64_t{1} << 53) || exponent < -22 || exponent > 22 + 15) return false;
+  if (whole > (std::uint64_t{1} << 53) || exponent < -largest_exact_power ||
+      exponent > largest_exact_power + 15)
+    return false;
   if (exponent < 0) {
-    out = static_cast<double>(whole) / exact_tens[-exponent];
+    out = static_cast<double>(whole) / exact_powers_of_ten[-exponent];
     return true;
   }
   // 1e30 is 10^8 · 10^22, both exact: digits move into W while it stays exact.
-  for (; exponent > 22; --exponent) {
+  for (; exponent > largest_exact_power; --exponent) {
     if (whole > (std::uint64_t{1} << 53) / 10) return false;
     whole *= 10;
   }
-  out = static_cast<double>(whole) * exact_tens[exponent];
+  out = static_cast<double>(whole) * exact_powers_of_ten[exponent];
   return true;
 }
 
 bool read_exactly(std::uint64_t whole, std::int64_t exponent, float& out) {
   if (whole > (std::uint64_t{1} << 24) || exponent < -10 || exponent > 10) return false;
-  const float power = static_cast<float>(exact_tens[exponent < 0 ? -exponent : exponent]);
+  const float power = static_cast<float>(exact_powers_of_ten[exponent < 0 ? -exponent : exponent]);
   out = exponent < 0 ? static_cast<float>(whole) / power : static_cast<float>(whole) * power;
   return true;
 }

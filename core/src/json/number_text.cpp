@@ -17,11 +17,8 @@ namespace attn::json {
 
 namespace {
 
-// 10^0 to 10^22: every one exact in double.
-constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-constexpr int largest_exact_power = 22;
+using detail::exact_powers_of_ten;
+using detail::largest_exact_power;
 
 // |value| · 10^shift, rounded once (the power is exact, so one multiplication or division).
 double scaled_by(double magnitude, int shift) {
